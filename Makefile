@@ -1,0 +1,43 @@
+# ksplice: userspace tools (bin/), the kernel core module (kmod/), tests.
+include versions
+
+CC	?= gcc
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	   -Iinclude -Isrc/lib -D_GNU_SOURCE
+KDIR	?= /usr/src/linux-headers-$(KSPLICE_KERNEL_ABI)
+
+LIB_SRCS	:= $(wildcard src/lib/*.c)
+LIB_OBJS	:= $(LIB_SRCS:.c=.o)
+CREATE_SRCS	:= $(wildcard src/create/*.c)
+CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
+TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
+
+all: $(TOOLS)
+
+src/lib/libksplice.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive
+
+bin/ksplice-%: src/ksplice-%.o src/lib/libksplice.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ -larchive
+
+%.o: %.c $(wildcard include/*.h src/lib/*.h src/create/*.h)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The kernel core, built against the target's build dir (Kbuild).
+kmod:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules
+
+check: all
+	prove -v tests/t/
+
+clean:
+	rm -rf bin src/lib/libksplice.a $(LIB_OBJS) $(CREATE_OBJS) src/*.o
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
+
+.PHONY: all kmod check clean

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between an update module and the ksplice core.
+ *
+ * ksplice-create generates, for each update, a module "ksplice_<id>" whose
+ * init registers one struct ksplice_update with the core and whose exit
+ * unregisters it.  Everything here is data the core validates before use:
+ * an update module is built by a userspace tool and is not trusted.
+ */
+#ifndef _KSPLICE_UPDATE_H
+#define _KSPLICE_UPDATE_H
+
+#define KSPLICE_ABI_VERSION	1
+#define KSPLICE_ID_MAX		32
+#define KSPLICE_MAX_FUNCS	4096
+#define KSPLICE_MAX_CODE	(1 << 20)
+#define KSPLICE_MAX_RELOCS	65536
+
+/*
+ * Sites the running kernel rewrites after compilation, recorded by the
+ * compiler or objtool in special sections of the pre object.  Matching
+ * accepts at such a site exactly the forms the rewrite can produce.
+ */
+enum ksplice_site_kind {
+	KSPLICE_SITE_MCOUNT = 1,	/* __mcount_loc: call __fentry__ */
+	KSPLICE_SITE_RETURN,		/* .return_sites: jmp __x86_return_thunk */
+	KSPLICE_SITE_RETPOLINE,		/* .retpoline_sites: call/jmp thunk */
+	KSPLICE_SITE_MAX,
+};
+
+struct ksplice_site {
+	unsigned int offset;		/* in the function */
+	unsigned int kind;		/* enum ksplice_site_kind */
+};
+
+/*
+ * A field of code that refers to a symbol.  The symbol's address S is the
+ * address of the kallsyms symbol called @symbol, in @target.
+ *
+ * In pre code, matching reads S back from the running bytes
+ * (PC-relative: S = field - addend + place; absolute: S = field - addend)
+ * and checks it: a named symbol must be one kallsyms has under that name;
+ * an anonymous one (a string literal, symbol == "") must hold @expect_len
+ * bytes equal to @expect at S + @expect_off.
+ *
+ * In new code, the core writes S + addend (- place) into the field.
+ */
+struct ksplice_reloc {
+	const char *symbol;
+	const unsigned char *expect;
+	unsigned int expect_len;
+	unsigned int expect_off;
+	unsigned int offset;		/* of the field, in the function */
+	unsigned int type;		/* R_X86_64_* */
+	long addend;
+};
+
+struct ksplice_func {
+	const char *name;		/* kallsyms name of the old function */
+	const char *target;		/* "vmlinux" or a module name */
+
+	const unsigned char *pre;	/* its code as compiled (pre) */
+	unsigned int pre_size;
+	const struct ksplice_reloc *pre_relocs;
+	unsigned int nr_pre_relocs;
+	const struct ksplice_site *pre_sites;
+	unsigned int nr_pre_sites;
+
+	void *new_code;			/* the replacement, in the update module */
+	unsigned int new_size;
+	const struct ksplice_reloc *new_relocs;
+	unsigned int nr_new_relocs;
+};
+
+struct module;
+
+struct ksplice_update {
+	unsigned int abi;		/* KSPLICE_ABI_VERSION */
+	const char *id;			/* [0-9a-z_], at most KSPLICE_ID_MAX */
+	const char *kernel_release;	/* must equal the running uname -r */
+	struct module *mod;
+	const struct ksplice_func *funcs;
+	unsigned int nr_funcs;
+	void *core;			/* the core's, never the update's */
+};
+
+int ksplice_register_update(struct ksplice_update *update);
+void ksplice_unregister_update(struct ksplice_update *update);
+
+#endif /* _KSPLICE_UPDATE_H */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "util.h"
+
+/* Whatever a build prints goes to the log; on failure its tail is shown. */
+int run_logged(char *const argv[], const char *log)
+{
+	pid_t pid;
+	int status, fd;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		fd = open(log ? log : "/dev/null",
+			  O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *data;
+	size_t n;
+
+	if (read_file(path, 64 << 20, &data, &n))
+		return NULL;
+	if (len)
+		*len = n;
+	return data;
+}
+
+char *build_config_cc(const char *config)
+{
+	char *text = slurp(config, NULL), *p, *end;
+	char *cc = NULL;
+
+	p = text ? strstr(text, "CONFIG_CC_VERSION_TEXT=\"") : NULL;
+	if (p) {
+		p += strlen("CONFIG_CC_VERSION_TEXT=\"");
+		end = p + strcspn(p, " \"");
+		cc = xstrndup(p, end - p);
+	}
+	free(text);
+	return cc;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211ULL;
+	return h;
+}
+
+/* Keyed by what decides the objects: which source, which config, which cc. */
+static char *tree_key(const struct tree *t)
+{
+	char real[PATH_MAX];
+	uint64_t h = 14695981039346656037ULL;
+	size_t n;
+	char *cfg;
+
+	if (!realpath(t->source, real))
+		return NULL;
+	cfg = slurp(t->config, &n);
+	if (!cfg)
+		return NULL;
+	h = fnv1a(h, real, strlen(real) + 1);
+	h = fnv1a(h, cfg, n);
+	h = fnv1a(h, t->cc, strlen(t->cc));
+	free(cfg);
+	return xasprintf("%016llx", (unsigned long long)h);
+}
+
+static int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path), *s;
+
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	free(p);
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	bool ok = !access(p, F_OK);
+
+	free(p);
+	return ok;
+}
+
+static int make_in_tree(struct tree *t, char **targets, bool kcflags)
+{
+	char *argv[16];
+	int n = 0, i;
+	char *o = xasprintf("O=%s", t->obj), *cc = xasprintf("CC=%s", t->cc);
+	int ret;
+
+	argv[n++] = "make";
+	argv[n++] = "-C";
+	argv[n++] = t->src;
+	argv[n++] = o;
+	argv[n++] = cc;
+	argv[n++] = "-j2";
+	if (kcflags)
+		argv[n++] = "KCFLAGS=-ffunction-sections -fdata-sections";
+	for (i = 0; targets[i] && n < 15; i++)
+		argv[n++] = targets[i];
+	argv[n] = NULL;
+	ret = run_logged(argv, t->log);
+	free(o);
+	free(cc);
+	return ret;
+}
+
+/*
+ * A crashed run may have left a patch applied in the copy; the copy of
+ * that patch next to the tree says which, so it can be taken out.
+ */
+static int recover_patched(struct tree *t)
+{
+	char *saved = xasprintf("%s/applied.patch", t->dir);
+	int ret = 0;
+
+	if (!access(saved, F_OK)) {
+		fprintf(stderr, "ksplice-create: removing a patch an interrupted run left in %s\n",
+			t->src);
+		ret = tree_patch(t, saved, true, false);
+	}
+	free(saved);
+	return ret;
+}
+
+static int prepare_fresh(struct tree *t)
+{
+	char *cp[] = { "cp", "-al", (char *)t->source, NULL, NULL };
+	char *cfg = xasprintf("%s/.config", t->obj);
+	char *cpcfg[] = { "cp", (char *)t->config, cfg, NULL };
+	char *targets[] = { "olddefconfig", "prepare", NULL };
+	char *rm[] = { "rm", "-rf", t->src, t->obj, NULL };
+
+	run_logged(rm, t->log);
+	cp[3] = t->src;
+	fprintf(stderr, "  preparing the kernel tree in %s (once per source and config)\n",
+		t->dir);
+	if (run_logged(cp, t->log) || mkdir_p(t->obj) || run_logged(cpcfg, t->log) ||
+	    make_in_tree(t, targets, false)) {
+		free(cfg);
+		return -1;
+	}
+	free(cfg);
+	return 0;
+}
+
+int tree_prepare(struct tree *t, const char *cache, const char *log)
+{
+	char *key = tree_key(t), *lock, *stamp;
+	int ret = 0;
+
+	if (!key) {
+		return error("cannot read %s or %s", t->source, t->config);
+	}
+	t->log = xstrdup(log);
+	t->dir = xasprintf("%s/trees/%s", cache, key);
+	t->src = xasprintf("%s/src", t->dir);
+	t->obj = xasprintf("%s/obj", t->dir);
+	free(key);
+	if (mkdir_p(t->dir))
+		return -1;
+	lock = xasprintf("%s/lock", t->dir);
+	t->lock_fd = open(lock, O_RDWR | O_CREAT, 0644);
+	free(lock);
+	if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX))
+		return -1;
+	stamp = xasprintf("%s/prepared", t->dir);
+	if (!exists(t->dir, "prepared")) {
+		ret = prepare_fresh(t);
+		if (!ret)
+			ret = close(open(stamp, O_WRONLY | O_CREAT, 0644));
+	} else {
+		ret = recover_patched(t);
+	}
+	free(stamp);
+	return ret;
+}
+
+void tree_release(struct tree *t)
+{
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);
+	t->lock_fd = -1;
+}
+
+int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run)
+{
+	char *saved = xasprintf("%s/applied.patch", t->dir);
+	char *argv[] = { "patch", "-p1", "--batch", "--silent", "-d", t->src,
+			 "-i", (char *)patch, reverse ? "-R" : "--forward",
+			 dry_run ? "--dry-run" : NULL, NULL };
+	char *cp[] = { "cp", (char *)patch, saved, NULL };
+	int ret;
+
+	if (!reverse && !dry_run && run_logged(cp, t->log)) {
+		free(saved);
+		return -1;
+	}
+	ret = run_logged(argv, t->log);
+	if (!ret && reverse)
+		unlink(saved);
+	if (ret && !reverse && !dry_run)
+		unlink(saved);
+	free(saved);
+	return ret;
+}
+
+int tree_compile(struct tree *t, const char *unit_o, const char *dest)
+{
+	char *targets[] = { (char *)unit_o, NULL };
+	char *built = xasprintf("%s/%s", t->obj, unit_o);
+	char *cp[] = { "cp", built, (char *)dest, NULL };
+	int ret;
+
+	unlink(built);
+	ret = make_in_tree(t, targets, true);
+	if (!ret)
+		ret = run_logged(cp, t->log);
+	free(built);
+	return ret;
+}
+
+char *tree_unit_target(const struct tree *t, const char *unit_o)
+{
+	const char *base = strrchr(unit_o, '/');
+	char *dir = xstrndup(unit_o, base ? base - unit_o : 0);
+	char *cmd = xasprintf("%s/%s/.%s.cmd", t->obj, dir, base ? base + 1 : unit_o);
+	char *text = slurp(cmd, NULL), *p, *name = NULL;
+
+	if (text && strstr(text, " -DMODULE ")) {
+		p = strstr(text, "-DKBUILD_MODNAME='\"");
+		if (p) {
+			p += strlen("-DKBUILD_MODNAME='\"");
+			name = xstrndup(p, strcspn(p, "\"'"));
+		}
+	}
+	free(text);
+	free(cmd);
+	free(dir);
+	return name ? name : xstrdup("vmlinux");
+}
+
+int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
+		  const char *log)
+{
+	char *m = xasprintf("M=%s", dir);
+	char *extra = xasprintf("KBUILD_EXTRA_SYMBOLS=%s",
+				extra_symvers ? extra_symvers : "");
+	char *argv[] = { "make", "-C", (char *)build, m, extra, "modules", NULL };
+	int ret = run_logged(argv, log);
+
+	free(m);
+	free(extra);
+	return ret;
+}

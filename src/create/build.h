@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Builds: the prepared kernel tree (a cached copy of the source, configured
+ * like the target, with Kbuild's O= objects), single units compiled in it,
+ * and modules built with Kbuild against the target's build dir.
+ */
+#ifndef KSPLICE_BUILD_H
+#define KSPLICE_BUILD_H
+
+#include <stdbool.h>
+
+struct tree {
+	const char *source;		/* the user's tree; never written */
+	const char *config;
+	const char *cc;
+	char *dir;			/* cache: <cache>/trees/<key> */
+	char *src;			/* <dir>/src: hard links to @source */
+	char *obj;			/* <dir>/obj: Kbuild O= */
+	char *log;			/* where command output goes */
+	int lock_fd;
+};
+
+/* The compiler the target was built with, from CONFIG_CC_VERSION_TEXT. */
+char *build_config_cc(const char *config);
+
+int tree_prepare(struct tree *t, const char *cache, const char *log);
+void tree_release(struct tree *t);
+
+/* Applies (or, with @reverse, removes) a -p1 patch in the tree's copy. */
+int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);
+
+/* Compiles unit (e.g. fs/proc/cmdline.o) for live patching, copies it to @dest. */
+int tree_compile(struct tree *t, const char *unit_o, const char *dest);
+
+/* "vmlinux", or the module the unit was compiled into (malloc'ed). */
+char *tree_unit_target(const struct tree *t, const char *unit_o);
+
+int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
+		  const char *log);
+
+int run_logged(char *const argv[], const char *log);
+
+#endif

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Object diff.  Two functions are the same when their bytes are the same
+ * and every relocation points at the same thing: the same named symbol at
+ * the same offset, or anonymous data with the same bytes.  Relocation
+ * fields hold zeros in a RELA object, so the raw bytes never depend on
+ * where things were laid out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "util.h"
+
+/* How far past the referenced byte a PC-relative field's place lies. */
+#define PC_BIAS 4
+
+static void anon_bytes(const struct section *sec, unsigned long off,
+		       struct target *t)
+{
+	size_t max = sec->size > off ? sec->size - off : 0;
+
+	t->sec = sec;
+	t->off = off;
+	t->bytes = sec->data ? sec->data + off : NULL;
+	if (!t->bytes)
+		t->len = 0;
+	else if (sec->sh.sh_flags & SHF_STRINGS)
+		t->len = strnlen((const char *)t->bytes, max) + 1;
+	else if ((sec->sh.sh_flags & SHF_MERGE) && sec->sh.sh_entsize)
+		t->len = sec->sh.sh_entsize;
+	else
+		t->len = max < 64 ? max : 64;
+	if (t->len > max)
+		t->len = max;
+}
+
+/*
+ * The start of the string a reference into a string section means.  The
+ * assembler folds the field's distance from the instruction's end into
+ * the addend, so step back from addend+4 to the string's first byte.
+ */
+static unsigned long string_start(const struct section *sec, long addend,
+				  unsigned int type)
+{
+	long off = addend + (elf_reloc_pc_relative(type) ? PC_BIAS : 0);
+
+	if (off < 0)
+		off = 0;
+	if ((size_t)off >= sec->size)
+		return sec->size ? sec->size - 1 : 0;
+	while (off > 0 && sec->data[off - 1])
+		off--;
+	return off;
+}
+
+void diff_target(const struct object *obj, const struct reloc *r,
+		 struct target *t)
+{
+	const struct symbol *sym = r->sym;
+	const struct section *sec = sym->sec;
+	const struct symbol *named;
+	long at;
+
+	memset(t, 0, sizeof(*t));
+	if (sym->type != STT_SECTION) {
+		t->name = sym->name;
+		t->sym = sym->sec ? sym : NULL;
+		t->addend = r->addend;
+		return;
+	}
+	at = r->addend + (elf_reloc_pc_relative(r->type) ? PC_BIAS : 0);
+	named = at >= 0 ? elf_symbol_at(obj, sec, at) : NULL;
+	if (!named)
+		named = elf_symbol_at(obj, sec, r->addend > 0 ? r->addend : 0);
+	if (named && !(sec->sh.sh_flags & SHF_MERGE)) {
+		t->name = named->name;
+		t->sym = named;
+		t->addend = r->addend - (long)named->st.st_value;
+		return;
+	}
+	if (sec->sh.sh_flags & SHF_STRINGS)
+		anon_bytes(sec, string_start(sec, r->addend, r->type), t);
+	else
+		anon_bytes(sec, at > 0 ? at : 0, t);
+	t->addend = r->addend;
+}
+
+/* gcc numbers static locals per unit (offsets.67): the number may move. */
+static size_t numbered_base(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (!dot || !dot[1] || dot[strspn(dot + 1, "0123456789") + 1])
+		return 0;
+	return dot - name;
+}
+
+static bool same_numbered_local(const struct symbol *a, const struct symbol *b)
+{
+	size_t n = numbered_base(a->name);
+
+	if (a->bind != STB_LOCAL || b->bind != STB_LOCAL ||
+	    !n || n != numbered_base(b->name) || strncmp(a->name, b->name, n) ||
+	    a->type != b->type || a->st.st_size != b->st.st_size ||
+	    !a->sec != !b->sec || !a->sec->data != !b->sec->data)
+		return false;
+	return !a->sec->data ||
+	       !memcmp(a->sec->data + a->st.st_value,
+		       b->sec->data + b->st.st_value, a->st.st_size);
+}
+
+const struct symbol *diff_counterpart(const struct object *pre,
+				      const struct symbol *post)
+{
+	const struct symbol *numbered = NULL;
+	size_t i;
+
+	for (i = 0; i < pre->nr_syms; i++) {
+		const struct symbol *s = &pre->syms[i];
+
+		if (!s->sec || s->type == STT_SECTION)
+			continue;
+		if (!strcmp(s->name, post->name))
+			return s;
+		if (!numbered && same_numbered_local(s, post))
+			numbered = s;
+	}
+	return numbered;
+}
+
+bool diff_same_target(const struct target *a, const struct target *b)
+{
+	if (!a->name != !b->name)
+		return false;
+	if (a->name && strcmp(a->name, b->name) &&
+	    !(a->sym && b->sym && same_numbered_local(a->sym, b->sym)))
+		return false;
+	if (a->name)
+		return a->addend == b->addend;
+	return a->len == b->len && !memcmp(a->bytes, b->bytes, a->len) &&
+	       a->addend - (long)a->off == b->addend - (long)b->off;
+}
+
+bool diff_is_init_section(const struct section *sec)
+{
+	static const char *const init[] = {
+		".init.text", ".exit.text", ".head.text", ".meminit.text",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(init) / sizeof(init[0]); i++)
+		if (!strcmp(sec->name, init[i]))
+			return true;
+	return false;
+}
+
+static const unsigned char *func_bytes(const struct symbol *f)
+{
+	return f->sec->data ? f->sec->data + f->st.st_value : NULL;
+}
+
+static bool same_function(const struct object *pre, const struct symbol *a,
+			  const struct object *post, const struct symbol *b)
+{
+	unsigned long size = a->st.st_size;
+	struct reloc *ra, *rb;
+	size_t na, nb, i;
+
+	if (size != b->st.st_size || !func_bytes(a) || !func_bytes(b) ||
+	    memcmp(func_bytes(a), func_bytes(b), size))
+		return false;
+	na = elf_relocs_in(a->sec, a->st.st_value, a->st.st_value + size, &ra);
+	nb = elf_relocs_in(b->sec, b->st.st_value, b->st.st_value + size, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		if (ra[i].offset - a->st.st_value != rb[i].offset - b->st.st_value ||
+		    ra[i].type != rb[i].type)
+			return false;
+		diff_target(pre, &ra[i], &ta);
+		diff_target(post, &rb[i], &tb);
+		if (!diff_same_target(&ta, &tb))
+			return false;
+	}
+	return true;
+}
+
+static void add_change(struct diff *d, enum change_kind kind,
+		       struct symbol *pre, struct symbol *post)
+{
+	struct change *c;
+
+	d->changes = xrealloc(d->changes, (d->nr_changes + 1) * sizeof(*c));
+	c = &d->changes[d->nr_changes++];
+	c->kind = kind;
+	c->pre = pre;
+	c->post = post;
+}
+
+int diff_objects(const struct object *pre, const struct object *post,
+		 struct diff *d, FILE *log)
+{
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *b = &post->syms[i], *a;
+
+		if (!elf_is_function(b))
+			continue;
+		a = elf_find_function(pre, b->name);
+		if (a && same_function(pre, a, post, b))
+			continue;
+		if (diff_is_init_section(b->sec)) {
+			if (log)
+				fprintf(log, "  note: %s runs only at initialization; its change is not applied\n",
+					b->name);
+			continue;
+		}
+		add_change(d, a ? FUNC_CHANGED : FUNC_NEW, a, b);
+	}
+	return 0;
+}
+
+void diff_free(struct diff *d)
+{
+	free(d->changes);
+	memset(d, 0, sizeof(*d));
+}

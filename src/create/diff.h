@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Object diff: which functions of a compilation unit differ between the
+ * object compiled before the patch and the one compiled after it.
+ */
+#ifndef KSPLICE_DIFF_H
+#define KSPLICE_DIFF_H
+
+#include <stdio.h>
+#include "elf.h"
+
+/*
+ * What a relocation points at, independent of where the compiler put
+ * things: a named symbol plus an offset from its start, or anonymous data
+ * (a string literal, a merged constant) identified by its bytes.
+ */
+struct target {
+	const char *name;		/* NULL: anonymous */
+	const struct symbol *sym;	/* the named symbol, if defined here */
+	long addend;			/* from the named symbol's start */
+	const struct section *sec;	/* anonymous: the section it is in */
+	unsigned long off;		/* anonymous: where its bytes start */
+	const unsigned char *bytes;	/* anonymous: its bytes */
+	size_t len;
+};
+
+void diff_target(const struct object *obj, const struct reloc *r,
+		 struct target *t);
+bool diff_same_target(const struct target *a, const struct target *b);
+
+/* The pre symbol a post symbol stands for (names of static locals move). */
+const struct symbol *diff_counterpart(const struct object *pre,
+				      const struct symbol *post);
+
+enum change_kind { FUNC_CHANGED, FUNC_NEW };
+
+struct change {
+	enum change_kind kind;
+	struct symbol *pre;		/* NULL for FUNC_NEW */
+	struct symbol *post;
+};
+
+struct diff {
+	struct change *changes;
+	size_t nr_changes;
+};
+
+/* Compare every function of @pre and @post; report notes to @log. */
+int diff_objects(const struct object *pre, const struct object *post,
+		 struct diff *d, FILE *log);
+void diff_free(struct diff *d);
+
+/* Functions run only at boot or module load; a change there cannot apply. */
+bool diff_is_init_section(const struct section *sec);
+
+#endif

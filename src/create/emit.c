@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emitting an update module's sources: one new-code object per unit and
+ * update.c, the tables of struct ksplice_update (include/ksplice-update.h)
+ * that tell the core what to match, what to replace and what to resolve.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksplice-update.h"
+#include "newobj.h"
+#include "special.h"
+#include "util.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int exports_read(const char *symvers, struct exports *ex)
+{
+	FILE *f = fopen(symvers, "r");
+	char line[1024];
+
+	memset(ex, 0, sizeof(*ex));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, '\t'), *end;
+
+		if (!name)
+			continue;
+		end = strchr(++name, '\t');
+		if (end)
+			*end = '\0';
+		if (!(ex->nr & (ex->nr - 1)) || !ex->nr)
+			ex->names = xrealloc(ex->names,
+					     (ex->nr ? 2 * ex->nr : 1) * sizeof(char *));
+		ex->names[ex->nr++] = xstrdup(name);
+	}
+	fclose(f);
+	qsort(ex->names, ex->nr, sizeof(char *), cmp_str);
+	return 0;
+}
+
+bool exports_has(const struct exports *ex, const char *name)
+{
+	return ex && bsearch(&name, ex->names, ex->nr, sizeof(char *), cmp_str);
+}
+
+/* A C identifier for the n-th function of unit u. */
+#define FN "u%zu_f%zu"
+
+static void print_bytes(FILE *out, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s0x%02x,%s", i % 12 ? " " : "\t", p ? p[i] : 0,
+			i % 12 == 11 || i + 1 == n ? "\n" : "");
+}
+
+struct site_list {
+	struct ksplice_site sites[256];
+	unsigned int lens[256];
+	size_t n;
+};
+
+static void collect_site(const struct special *sp, const struct section *sec,
+			 unsigned long entry, unsigned long offset, void *arg)
+{
+	struct site_list *l = arg;
+
+	if (l->n < sizeof(l->sites) / sizeof(l->sites[0]))
+		l->sites[l->n++] = (struct ksplice_site){ offset, sp->site_kind };
+}
+
+static void pre_sites(const struct object *pre, const struct symbol *f,
+		      struct site_list *l)
+{
+	unsigned int s;
+
+	l->n = 0;
+	for (s = 0; s < nr_special_sections; s++)
+		if (special_sections[s].site_kind)
+			special_for_each(pre, &special_sections[s], f,
+					 collect_site, l);
+}
+
+/* Sites own their bytes: relocations inside them are not listed. */
+static bool in_site(const struct site_list *l, unsigned long off)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (off >= l->sites[i].offset && off < l->sites[i].offset + 5)
+			return true;
+	return false;
+}
+
+static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
+		     const struct symbol *f)
+{
+	unsigned long start = f->st.st_value;
+	struct site_list sites;
+	struct reloc *r;
+	size_t n, i;
+
+	pre_sites(&u->pre, f, &sites);
+	fprintf(out, "static const unsigned char pre_" FN "[] = {\n", un, fn);
+	print_bytes(out, f->sec->data ? f->sec->data + start : NULL,
+		    f->st.st_size);
+	fprintf(out, "};\n");
+	n = elf_relocs_in(f->sec, start, start + f->st.st_size, &r);
+	for (i = 0; i < n; i++) {
+		struct target t;
+
+		diff_target(&u->pre, &r[i], &t);
+		if (t.name || in_site(&sites, r[i].offset - start))
+			continue;
+		fprintf(out, "static const unsigned char expect_" FN "_%zu[] = {\n",
+			un, fn, i);
+		print_bytes(out, t.bytes, t.len);
+		fprintf(out, "};\n");
+	}
+	fprintf(out, "static const struct ksplice_reloc pre_relocs_" FN "[] = {\n",
+		un, fn);
+	for (i = 0; i < n; i++) {
+		struct target t;
+
+		if (in_site(&sites, r[i].offset - start))
+			continue;
+		diff_target(&u->pre, &r[i], &t);
+		if (t.name)
+			fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld,", t.name,
+				t.addend);
+		else
+			fprintf(out, "\t{ .symbol = \"\", .addend = %ld, .expect = expect_" FN "_%zu, .expect_len = %zu, .expect_off = %lu,",
+				t.addend, un, fn, i, t.len, t.off);
+		fprintf(out, " .offset = %#lx, .type = %u },\n",
+			r[i].offset - start, r[i].type);
+	}
+	fprintf(out, "};\nstatic const struct ksplice_site pre_sites_" FN "[] = {\n",
+		un, fn);
+	for (i = 0; i < sites.n; i++)
+		fprintf(out, "\t{ .offset = %#x, .kind = %u },\n",
+			sites.sites[i].offset, sites.sites[i].kind);
+	fprintf(out, "};\n");
+}
+
+static void emit_func(FILE *out, const struct unit *u, size_t un, size_t fn,
+		      const struct change *c, const struct newobj *no)
+{
+	const char *sym = newobj_func_symbol(no, c->post);
+
+	emit_pre(out, u, un, fn, c->pre);
+	fprintf(out, "extern char %s[];\n", sym);
+	fprintf(out, "static const struct ksplice_reloc new_relocs_" FN "[] = {\n",
+		un, fn);
+	newobj_print_ksplice_relocs(no, c->post, out, "\t");
+	fprintf(out, "};\n\n");
+}
+
+static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
+			    size_t fn, const struct change *c,
+			    const struct newobj *no)
+{
+	fprintf(out, "\t{\n\t\t.name = \"%s\",\n\t\t.target = \"%s\",\n",
+		c->pre->name, u->target);
+	fprintf(out, "\t\t.pre = pre_" FN ", .pre_size = sizeof(pre_" FN "),\n",
+		un, fn, un, fn);
+	fprintf(out, "\t\t.pre_relocs = pre_relocs_" FN ", .nr_pre_relocs = ARRAY_SIZE(pre_relocs_" FN "),\n",
+		un, fn, un, fn);
+	fprintf(out, "\t\t.pre_sites = pre_sites_" FN ", .nr_pre_sites = ARRAY_SIZE(pre_sites_" FN "),\n",
+		un, fn, un, fn);
+	fprintf(out, "\t\t.new_code = %s, .new_size = %lu,\n",
+		newobj_func_symbol(no, c->post),
+		(unsigned long)c->post->st.st_size);
+	fprintf(out, "\t\t.new_relocs = new_relocs_" FN ", .nr_new_relocs = ARRAY_SIZE(new_relocs_" FN "),\n\t},\n",
+		un, fn, un, fn);
+}
+
+static int emit_update_c(const struct update *u, struct newobj **nos,
+			 const char *path)
+{
+	FILE *out = fopen(path, "w");
+	size_t un, fn;
+
+	if (!out)
+		return error_errno("cannot write %s", path);
+	fprintf(out, "// SPDX-License-Identifier: GPL-2.0\n/* Generated by ksplice-create: update %s. */\n",
+		u->id);
+	fprintf(out, "#include <linux/module.h>\n#include \"ksplice-update.h\"\n\n");
+	for (un = 0; un < u->nr_units; un++)
+		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
+			if (u->units[un].diff.changes[fn].kind == FUNC_CHANGED)
+				emit_func(out, &u->units[un], un, fn,
+					  &u->units[un].diff.changes[fn], nos[un]);
+	fprintf(out, "static const struct ksplice_func funcs[] = {\n");
+	for (un = 0; un < u->nr_units; un++)
+		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
+			if (u->units[un].diff.changes[fn].kind == FUNC_CHANGED)
+				emit_func_entry(out, &u->units[un], un, fn,
+						&u->units[un].diff.changes[fn],
+						nos[un]);
+	fprintf(out, "};\n\nstatic struct ksplice_update update = {\n");
+	fprintf(out, "\t.abi = KSPLICE_ABI_VERSION,\n\t.id = \"%s\",\n\t.kernel_release = \"%s\",\n",
+		u->id, u->kernel_release);
+	fprintf(out, "\t.mod = THIS_MODULE,\n\t.funcs = funcs,\n\t.nr_funcs = ARRAY_SIZE(funcs),\n};\n\n");
+	fprintf(out, "static int __init ksplice_update_init(void)\n{\n\treturn ksplice_register_update(&update);\n}\n\n");
+	fprintf(out, "static void __exit ksplice_update_exit(void)\n{\n\tksplice_unregister_update(&update);\n}\n\n");
+	fprintf(out, "module_init(ksplice_update_init);\nmodule_exit(ksplice_update_exit);\n");
+	fprintf(out, "MODULE_LICENSE(\"GPL\");\nMODULE_DESCRIPTION(\"ksplice update %s\");\n",
+		u->id);
+	return fclose(out) ? -1 : 0;
+}
+
+static int emit_kbuild(const struct update *u, const char *dir)
+{
+	char path[4096];
+	FILE *out;
+	size_t un;
+
+	snprintf(path, sizeof(path), "%s/Kbuild", dir);
+	out = fopen(path, "w");
+	if (!out)
+		return -1;
+	fprintf(out, "obj-m := ksplice_%s.o\nksplice_%s-y := update.o", u->id,
+		u->id);
+	for (un = 0; un < u->nr_units; un++)
+		fprintf(out, " new%zu.o", un);
+	fprintf(out, "\nccflags-y := -I$(src)\n");
+	/* new code was checked by objtool when the post object was built */
+	for (un = 0; un < u->nr_units; un++)
+		fprintf(out, "OBJECT_FILES_NON_STANDARD_new%zu.o := y\n", un);
+	if (fclose(out))
+		return -1;
+	/* modpost reads symbol versions from every object's .cmd file */
+	for (un = 0; un < u->nr_units; un++) {
+		snprintf(path, sizeof(path), "%s/.new%zu.o.cmd", dir, un);
+		if (write_file(path, "# shipped by ksplice-create\n", 28))
+			return -1;
+	}
+	return 0;
+}
+
+int emit_update(const struct update *u, const char *dir)
+{
+	struct newobj **nos = xcalloc(u->nr_units, sizeof(*nos));
+	char path[4096];
+	size_t un;
+	int ret = -1;
+
+	for (un = 0; un < u->nr_units; un++) {
+		nos[un] = newobj_build(&u->units[un], u->exports, un);
+		if (!nos[un])
+			goto out;
+		snprintf(path, sizeof(path), "%s/new%zu.o_shipped", dir, un);
+		if (newobj_write(nos[un], path))
+			goto out;
+	}
+	snprintf(path, sizeof(path), "%s/update.c", dir);
+	if (!emit_update_c(u, nos, path) && !emit_kbuild(u, dir))
+		ret = 0;
+out:
+	for (un = 0; un < u->nr_units; un++)
+		newobj_free(nos[un]);
+	free(nos);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Emitting an update: the new code as a relocatable object (new.o) and the
+ * tables the core reads (update.c), for Kbuild to link into one module.
+ */
+#ifndef KSPLICE_EMIT_H
+#define KSPLICE_EMIT_H
+
+#include <stdio.h>
+#include "diff.h"
+
+/* Names the target kernel's module loader resolves (Module.symvers). */
+struct exports {
+	char **names;			/* sorted */
+	size_t nr;
+};
+
+int exports_read(const char *symvers, struct exports *ex);
+bool exports_has(const struct exports *ex, const char *name);
+
+struct unit {
+	const char *source;		/* e.g. fs/proc/cmdline.c */
+	const char *target;		/* "vmlinux" or a module name */
+	struct object pre, post;
+	struct diff diff;
+};
+
+struct update {
+	const char *id;
+	const char *kernel_release;
+	struct unit *units;
+	size_t nr_units;
+	const struct exports *exports;
+};
+
+/*
+ * Writes <dir>/new.o_shipped, <dir>/update.c and <dir>/Kbuild for the
+ * module ksplice_<id>.  Returns 0, or -1 after printing why to stderr.
+ */
+int emit_update(const struct update *u, const char *dir);
+
+#endif

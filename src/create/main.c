@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksplice-create: a kernel source tree and a patch in, one update file out.
+ *
+ *   1. prepare a copy of the tree configured like the target (cached);
+ *   2. compile the units the patch touches, before and after the patch;
+ *   3. diff the objects: the functions whose code differs are the update;
+ *   4. emit the update module and build it, and the core, with Kbuild;
+ *   5. pack both with a manifest into ksplice-<id>.tar.gz.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "emit.h"
+#include "patchfile.h"
+#include "update-file.h"
+#include "util.h"
+
+struct options {
+	const char *build;
+	const char *config;
+	const char *id;
+	const char *outdir;
+	const char *patch;
+	const char *source;
+	bool keep;
+	const char *diff_pre;		/* --diff-objects PRE POST */
+};
+
+static __noreturn void usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: ksplice-create [--build DIR] [--config FILE] [--id ID] [-o DIR] [--keep]\n"
+		"                      --patch FILE SOURCE_DIR\n"
+		"\n"
+		"Builds a live update of the running kernel from SOURCE_DIR (the source it was\n"
+		"built from, left unmodified) and the patch FILE (unified diff, -p1).\n"
+		"  --build DIR    the target kernel's build dir (default /lib/modules/$(uname -r)/build)\n"
+		"  --config FILE  its configuration (default DIR/.config)\n"
+		"  --id ID        the update's id, [0-9a-z_] (default: random)\n"
+		"  -o DIR         where to write ksplice-ID.tar.gz (default: .)\n"
+		"  --keep         keep the work directory (printed) for inspection\n"
+		"or:    ksplice-create --diff-objects PRE.o POST.o\n"
+		"  prints the functions that differ between two objects, as an update would see them\n"
+		"The last line of output is the update file's path.\n");
+	exit(status);
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "build", required_argument, NULL, 'b' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "patch", required_argument, NULL, 'p' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "diff-objects", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char defbuild[512];
+	struct utsname u;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->build = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'i': o->id = optarg; break;
+		case 'o': o->outdir = optarg; break;
+		case 'p': o->patch = optarg; break;
+		case 'k': o->keep = true; break;
+		case 'd': o->diff_pre = optarg; break;
+		case 'h': usage(0);
+		default: usage(2);
+		}
+	}
+	if (optind + 1 != argc || (!o->patch && !o->diff_pre))
+		usage(2);
+	if (o->diff_pre)
+		return;
+	o->source = argv[optind];
+	o->patch = realpath(o->patch, NULL);
+	if (!o->patch)
+		die_errno("cannot read the patch");
+	if (!o->build) {
+		uname(&u);
+		snprintf(defbuild, sizeof(defbuild), "/lib/modules/%s/build",
+			 u.release);
+		o->build = defbuild;
+	}
+	if (!o->config)
+		o->config = path_join(o->build, ".config");
+	if (!o->outdir)
+		o->outdir = ".";
+}
+
+static char *random_id(void)
+{
+	unsigned char b[3];
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b))
+		die_errno("getrandom");
+	return xasprintf("%02x%02x%02x", b[0], b[1], b[2]);
+}
+
+static char *cache_dir(void)
+{
+	const char *env = getenv("KSPLICE_CACHE");
+
+	if (env && *env)
+		return xstrdup(env);
+	env = getenv("XDG_CACHE_HOME");
+	if (env && *env)
+		return xasprintf("%s/ksplice", env);
+	return xasprintf("%s/.cache/ksplice", getenv("HOME") ? getenv("HOME") : "/root");
+}
+
+/* kmod/ and include/ of this installation: next to bin/, or installed. */
+static char *data_dir(void)
+{
+	const char *env = getenv("KSPLICE_DATADIR");
+	char exe[PATH_MAX], *p, *d;
+	ssize_t n;
+
+	if (env && *env)
+		return xstrdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		p = strrchr(exe, '/');
+		if (p)
+			*p = '\0';
+		d = xasprintf("%s/..", exe);
+		p = path_join(d, "kmod/Kbuild");
+		if (!access(p, R_OK)) {
+			free(p);
+			return d;
+		}
+		free(p);
+		free(d);
+	}
+	return xstrdup("/usr/share/ksplice");
+}
+
+static void show_log_tail(const char *log)
+{
+	const char *argv[] = { "tail", "-n", "25", log, NULL };
+
+	fprintf(stderr, "---- last lines of %s ----\n", log);
+	run_command(argv);
+}
+
+struct work {
+	struct options *o;
+	char *dir;			/* temporary */
+	char *log;
+	char *release;
+	struct tree tree;
+	struct patch_files files;
+	char **units;			/* fs/proc/cmdline.o */
+	size_t nr_units;
+	struct update update;
+	struct exports exports;
+};
+
+/* Only C source makes code; headers need every user rebuilt (not yet). */
+static int pick_units(struct work *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->files.nr; i++) {
+		const char *p = w->files.paths[i];
+
+		if (str_has_prefix(p, "Documentation/"))
+			continue;
+		if (!str_has_suffix(p, ".c"))
+			return error("the patch changes %s; only .c files can be turned into an update for now",
+				     p);
+		w->units = xrealloc(w->units, (w->nr_units + 1) * sizeof(char *));
+		w->units[w->nr_units] = xstrdup(p);
+		strcpy(w->units[w->nr_units++] + strlen(p) - 1, "o");
+	}
+	if (!w->nr_units)
+		return error("the patch changes no C source");
+	return 0;
+}
+
+static char *obj_path(struct work *w, const char *stage, size_t i)
+{
+	return xasprintf("%s/%s-%zu.o", w->dir, stage, i);
+}
+
+static int compile_all(struct work *w, const char *stage)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_units; i++) {
+		char *dest = obj_path(w, stage, i);
+		int ret;
+
+		fprintf(stderr, "  compiling %s (%s)\n", w->units[i], stage);
+		ret = tree_compile(&w->tree, w->units[i], dest);
+		free(dest);
+		if (ret) {
+			show_log_tail(w->log);
+			return error("%s does not compile %s the patch", w->units[i],
+				     strcmp(stage, "pre") ? "with" : "without");
+		}
+	}
+	return 0;
+}
+
+static int compile_pre_post(struct work *w)
+{
+	int ret;
+
+	if (tree_patch(&w->tree, w->o->patch, false, true)) {
+		show_log_tail(w->log);
+		return error("the patch %s does not apply to %s", w->o->patch,
+			     w->o->source);
+	}
+	if (compile_all(w, "pre"))
+		return -1;
+	if (tree_patch(&w->tree, w->o->patch, false, false))
+		return error("applying %s failed", w->o->patch);
+	ret = compile_all(w, "post");
+	if (tree_patch(&w->tree, w->o->patch, true, false))
+		return error("could not take the patch back out of %s; it is removed on the next run",
+			     w->tree.src);
+	return ret;
+}
+
+static int diff_all(struct work *w)
+{
+	size_t i, j, total = 0;
+
+	w->update.units = xcalloc(w->nr_units, sizeof(struct unit));
+	w->update.nr_units = w->nr_units;
+	for (i = 0; i < w->nr_units; i++) {
+		struct unit *u = &w->update.units[i];
+		char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
+
+		u->source = w->files.paths[i];
+		u->target = tree_unit_target(&w->tree, w->units[i]);
+		if (elf_object_read(pre, &u->pre) || elf_object_read(post, &u->post))
+			return error("cannot read the objects of %s", w->units[i]);
+		free(pre);
+		free(post);
+		diff_objects(&u->pre, &u->post, &u->diff, stderr);
+		for (j = 0; j < u->diff.nr_changes; j++) {
+			const struct change *c = &u->diff.changes[j];
+
+			fprintf(stderr, "  %s function: %s (%s, %s)\n",
+				c->kind == FUNC_NEW ? "new" : "changed",
+				c->post->name, u->source, u->target);
+			total += c->kind == FUNC_CHANGED;
+		}
+	}
+	if (!total)
+		return error("the patch changes no code in a function: nothing to update");
+	return 0;
+}
+
+static int build_modules(struct work *w, const char *data)
+{
+	char *core = path_join(w->dir, "core");
+	char *kmod = path_join(data, "kmod"), *inc = path_join(data, "include");
+	char *upd = path_join(w->dir, "update");
+	char *symvers = path_join(core, "kmod/Module.symvers");
+	const char *cp1[] = { "cp", "-r", kmod, inc, core, NULL };
+	const char *cp2[] = { "cp", NULL, upd, NULL };
+	int ret = -1;
+
+	cp2[1] = xasprintf("%s/ksplice-update.h", inc);
+	if (mkdir(core, 0755) || mkdir(upd, 0755) || run_command(cp1) ||
+	    run_command(cp2))
+		goto out;
+	fprintf(stderr, "  building the core module\n");
+	if (kbuild_module(w->o->build, xasprintf("%s/kmod", core), NULL, w->log)) {
+		show_log_tail(w->log);
+		error("building the ksplice core module failed");
+		goto out;
+	}
+	w->update.exports = &w->exports;
+	if (emit_update(&w->update, upd))
+		goto out;
+	fprintf(stderr, "  building the update module ksplice_%s\n", w->update.id);
+	if (kbuild_module(w->o->build, upd, symvers, w->log)) {
+		show_log_tail(w->log);
+		error("building the update module failed");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(core);
+	free(kmod);
+	free(inc);
+	free(upd);
+	free(symvers);
+	return ret;
+}
+
+static int pack(struct work *w)
+{
+	struct manifest m;
+	char *ko = xasprintf("%s/update/ksplice_%s.ko", w->dir, w->update.id);
+	char *core = xasprintf("%s/core/kmod/ksplice.ko", w->dir);
+	const char *files[] = { ko, core, NULL };
+	char *out = xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
+	char real[PATH_MAX];
+	size_t i, j;
+
+	manifest_init(&m);
+	m.format = UPDATE_FORMAT;
+	m.id = xstrdup(w->update.id);
+	m.kernel_release = xstrdup(w->release);
+	m.target = xstrdup(w->update.units[0].target);
+	m.created_by = xstrdup("ksplice-create");
+	for (i = 0; i < w->update.nr_units; i++)
+		for (j = 0; j < w->update.units[i].diff.nr_changes; j++)
+			if (w->update.units[i].diff.changes[j].kind == FUNC_CHANGED)
+				manifest_add_function(&m,
+					w->update.units[i].diff.changes[j].pre->name);
+	if (update_file_write(out, &m, files))
+		return -1;
+	manifest_free(&m);
+	printf("%s\n", realpath(out, real) ? real : out);
+	return 0;
+}
+
+/* What vermagic and uname -r say: UTS_RELEASE, not kernel.release. */
+static int read_release(struct work *w)
+{
+	char *path = path_join(w->o->build, "include/generated/utsrelease.h");
+	char *text, *p;
+	size_t len;
+
+	if (read_file(path, 4096, &text, &len))
+		return error_errno("%s is not a kernel build dir (no %s)",
+				   w->o->build, path);
+	p = strstr(text, "UTS_RELEASE \"");
+	if (!p)
+		return error("%s has no UTS_RELEASE", path);
+	p += strlen("UTS_RELEASE \"");
+	w->release = xstrndup(p, strcspn(p, "\""));
+	w->update.kernel_release = w->release;
+	free(text);
+	free(path);
+	path = path_join(w->o->build, "Module.symvers");
+	if (exports_read(path, &w->exports))
+		return error_errno("cannot read %s", path);
+	free(path);
+	return 0;
+}
+
+static int create(struct work *w)
+{
+	char *cache = cache_dir();
+
+	w->log = path_join(w->dir, "build.log");
+	if (read_release(w) || patch_files_read(w->o->patch, &w->files) ||
+	    pick_units(w))
+		return -1;
+	w->tree.source = w->o->source;
+	w->tree.config = w->o->config;
+	w->tree.cc = build_config_cc(w->o->config);
+	if (!w->tree.cc)
+		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
+	fprintf(stderr, "ksplice-create: update %s for %s\n", w->update.id, w->release);
+	if (tree_prepare(&w->tree, cache, w->log)) {
+		show_log_tail(w->log);
+		return error("preparing the kernel tree from %s failed", w->o->source);
+	}
+	if (compile_pre_post(w))
+		return -1;
+	tree_release(&w->tree);
+	return diff_all(w) || build_modules(w, data_dir()) || pack(w) ? -1 : 0;
+}
+
+static int diff_only(const char *pre_path, const char *post_path)
+{
+	struct object pre, post;
+	struct diff d;
+	size_t i;
+
+	if (elf_object_read(pre_path, &pre))
+		return error("%s is not an x86-64 relocatable object", pre_path);
+	if (elf_object_read(post_path, &post))
+		return error("%s is not an x86-64 relocatable object", post_path);
+	diff_objects(&pre, &post, &d, stdout);
+	for (i = 0; i < d.nr_changes; i++)
+		printf("%s %s\n", d.changes[i].kind == FUNC_NEW ? "new" : "changed",
+		       d.changes[i].post->name);
+	diff_free(&d);
+	elf_object_free(&pre);
+	elf_object_free(&post);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct work w = { .o = &o, .tree.lock_fd = -1 };
+	int ret;
+
+	set_progname(argv[0]);
+	parse_args(argc, argv, &o);
+	if (o.diff_pre)
+		return diff_only(o.diff_pre, argv[optind]) ? 1 : 0;
+	w.update.id = o.id ? o.id : random_id();
+	if (!update_id_valid(w.update.id))
+		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", w.update.id,
+		    KSPLICE_ID_MAX);
+	w.dir = make_temp_dir("ksplice-create");
+	if (!w.dir)
+		die_errno("cannot make a work directory");
+	ret = create(&w);
+	if (o.keep || ret)
+		fprintf(stderr, "ksplice-create: work directory kept: %s\n", w.dir);
+	else
+		remove_tree(w.dir);
+	return ret ? 1 : 0;
+}

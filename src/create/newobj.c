@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The new-code object: the changed and new functions of one compilation
+ * unit, copied out of the post object into a relocatable object that Kbuild
+ * links into the update module.
+ *
+ * Each reference from new code goes one of three ways:
+ *  - to something the update itself carries (another new function, a string
+ *    literal, a variable only the post object has): an ordinary relocation,
+ *    applied by the module loader;
+ *  - to a symbol the target kernel exports: an ordinary undefined-symbol
+ *    relocation, also the loader's (this is how __fentry__, the return and
+ *    retpoline thunks resolve before the loader's own rewrites look at them);
+ *  - to anything else in the running kernel, static symbols included: a
+ *    ksplice relocation, resolved by the core from what run-pre matching
+ *    learned, with the field left zero here.
+ *
+ * Special-section entries (ORC, ftrace, return and retpoline sites,
+ * exception and bug tables) of the copied functions come along, so the
+ * kernel treats the new code like its own.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libelf.h>
+
+#include "newobj.h"
+#include "special.h"
+#include "util.h"
+
+#define GROW(arr, n) do { \
+	(arr) = xrealloc((arr), ((n) + 1) * sizeof(*(arr))); \
+	memset(&(arr)[(n)], 0, sizeof(*(arr))); \
+} while (0)
+
+static int add_osec(struct newobj *no, const char *name,
+		    const struct section *from, unsigned long start,
+		    size_t size)
+{
+	struct osec *o;
+
+	GROW(no->secs, no->nr_secs);
+	o = &no->secs[no->nr_secs];
+	o->name = xstrdup(name);
+	o->from = from;
+	o->start = start;
+	o->size = size;
+	if (from) {
+		o->sh = from->sh;
+		if (from->data) {
+			o->data = xmalloc(size ? size : 1);
+			memcpy(o->data, from->data + start, size);
+		}
+	}
+	return no->nr_secs++;
+}
+
+static int find_included(const struct newobj *no, const struct section *sec,
+			 long at)
+{
+	size_t i;
+
+	for (i = 0; i < no->nr_secs; i++) {
+		const struct osec *o = &no->secs[i];
+
+		if (o->from == sec && at >= (long)o->start &&
+		    at <= (long)(o->start + o->size))
+			return i;
+	}
+	return -1;
+}
+
+static int include_section(struct newobj *no, const struct section *sec)
+{
+	int i = find_included(no, sec, 0);
+
+	if (i >= 0 && no->secs[i].start == 0 && no->secs[i].size == sec->size)
+		return i;
+	return add_osec(no, sec->name, sec, 0, sec->size);
+}
+
+static int add_undef(struct newobj *no, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < no->nr_undefs; i++)
+		if (!strcmp(no->undefs[i], name))
+			return i;
+	GROW(no->undefs, no->nr_undefs);
+	no->undefs[no->nr_undefs] = name;
+	return no->nr_undefs++;
+}
+
+/* The running kernel's name for what post calls @t, or NULL if it has none. */
+static const char *running_name(const struct unit *u, const struct target *t)
+{
+	const struct symbol *pre;
+
+	if (!t->sym)
+		return t->name;		/* undefined here: a global */
+	pre = diff_counterpart(&u->pre, t->sym);
+	return pre ? pre->name : NULL;
+}
+
+/* Decides where one reference of new code goes; see the file comment. */
+static void classify(struct newobj *no, size_t fi, const struct reloc *r,
+		     unsigned long bias)
+{
+	const struct symbol *s = r->sym;
+	long base = s->type == STT_SECTION ? 0 : (long)s->st.st_value;
+	struct orel rel = { r->offset - no->secs[fi].start, r->type, 0, -1, -1 };
+	struct osec *from;
+	struct target t;
+	int i = -1;
+
+	if (s->sec)
+		i = find_included(no, s->sec, base + r->addend + (long)bias);
+	if (i < 0) {
+		diff_target(&no->unit->post, r, &t);
+		if (!t.name)
+			i = include_section(no, t.sec);
+		else if (!running_name(no->unit, &t) && t.sym->type != STT_FUNC)
+			i = include_section(no, t.sym->sec);
+	}
+	from = &no->secs[fi];		/* including may have moved it */
+	if (i >= 0) {
+		rel.osec = i;
+		rel.addend = base + r->addend - (long)no->secs[i].start;
+	} else if (!running_name(no->unit, &t)) {
+		error("%s: new function %s is referenced but not carried",
+		      from->name, t.name);
+		no->errors++;
+		return;
+	} else if ((!t.sym || t.sym->bind != STB_LOCAL) &&
+		   exports_has(no->exports, t.name)) {
+		rel.undef = add_undef(no, t.name);
+		rel.addend = t.addend;
+	} else if (from->func) {
+		GROW(no->krelocs, no->nr_krelocs);
+		no->krelocs[no->nr_krelocs++] = (struct kreloc){
+			from->func, rel.offset, r->type, t.addend,
+			running_name(no->unit, &t) };
+		return;
+	} else {
+		error("%s: data refers to %s, which only the running kernel knows; not supported yet",
+		      from->name, t.name);
+		no->errors++;
+		return;
+	}
+	GROW(from->relocs, from->nr_relocs);
+	from->relocs[from->nr_relocs++] = rel;
+}
+
+static void scan_relocs(struct newobj *no, size_t i)
+{
+	struct osec *o = &no->secs[i];
+	const struct section *sec = o->from;
+	struct reloc *first;
+	size_t n, k;
+	unsigned long bias;
+
+	o->scanned = true;
+	if (!sec)
+		return;
+	n = elf_relocs_in(sec, o->start, o->start + o->size, &first);
+	for (k = 0; k < n; k++) {
+		bias = no->secs[i].func && elf_reloc_pc_relative(first[k].type) ? 4 : 0;
+		classify(no, i, &first[k], bias);
+	}
+}
+
+struct special_arg {
+	struct newobj *no;
+	int table, parallel;
+};
+
+/* Copies one special-section entry; its relocations classified like code. */
+static void copy_entry(const struct special *sp, const struct section *sec,
+		       unsigned long entry, unsigned long offset, void *p)
+{
+	struct special_arg *a = p;
+	struct newobj *no = a->no;
+	struct osec *t = &no->secs[a->table];
+	unsigned long at = t->size;
+	struct reloc *first;
+	struct osec *po;
+	size_t n, k;
+
+	t->data = xrealloc(t->data, at + sp->entry_size);
+	memcpy(t->data + at, sec->data + entry, sp->entry_size);
+	t->size += sp->entry_size;
+	n = elf_relocs_in(sec, entry, entry + sp->entry_size, &first);
+	for (k = 0; k < n; k++) {
+		struct reloc r = first[k];
+
+		r.offset = r.offset - entry + at;
+		classify(no, a->table, &r, 0);
+	}
+	if (a->parallel >= 0) {
+		const struct section *ps = elf_find_section(&no->unit->post,
+							    sp->parallel);
+		unsigned long idx = entry / sp->entry_size;
+
+		po = &no->secs[a->parallel];
+		po->data = xrealloc(po->data, po->size + sp->parallel_size);
+		memcpy(po->data + po->size, ps->data + idx * sp->parallel_size,
+		       sp->parallel_size);
+		po->size += sp->parallel_size;
+	}
+}
+
+static int add_table(struct newobj *no, const char *name)
+{
+	const struct section *from = elf_find_section(&no->unit->post, name);
+	int i = add_osec(no, name, NULL, 0, 0);
+
+	no->secs[i].sh = from->sh;
+	no->secs[i].scanned = true;
+	return i;
+}
+
+static void copy_specials(struct newobj *no, size_t nr_funcs)
+{
+	unsigned int s;
+	size_t f;
+
+	for (s = 0; s < nr_special_sections; s++) {
+		const struct special *sp = &special_sections[s];
+		struct special_arg a = { no, -1, -1 };
+
+		if (!elf_find_section(&no->unit->post, sp->name))
+			continue;
+		if (sp->parallel && !elf_find_section(&no->unit->post, sp->parallel))
+			continue;
+		a.table = add_table(no, sp->name);
+		no->secs[a.table].special = sp;
+		if (sp->parallel)
+			a.parallel = add_table(no, sp->parallel);
+		for (f = 0; f < nr_funcs; f++)
+			special_for_each(&no->unit->post, sp, no->secs[f].func,
+					 copy_entry, &a);
+	}
+}
+
+/* A function that shares its section may branch to its neighbours without relocations. */
+static bool alone_in_section(const struct object *obj, const struct symbol *f)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_syms; i++) {
+		const struct symbol *s = &obj->syms[i];
+
+		if (s != f && s->sec == f->sec && s->type == STT_FUNC)
+			return false;
+	}
+	return true;
+}
+
+struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
+			    unsigned int unit_nr)
+{
+	struct newobj *no = xcalloc(1, sizeof(*no));
+	size_t i, nr_funcs;
+
+	no->unit = unit;
+	no->exports = ex;
+	no->nr = unit_nr;
+	for (i = 0; i < unit->diff.nr_changes; i++) {
+		const struct symbol *f = unit->diff.changes[i].post;
+		int k;
+
+		if (!alone_in_section(&unit->post, f)) {
+			error("%s: %s shares section %s with other functions; not supported yet",
+			      unit->source, f->name, f->sec->name);
+			no->errors++;
+		}
+		k = add_osec(no, f->sec->name, f->sec, f->st.st_value,
+			     f->st.st_size);
+		no->secs[k].func = f;
+	}
+	nr_funcs = no->nr_secs;
+	for (i = 0; i < no->nr_secs; i++)
+		if (!no->secs[i].scanned)
+			scan_relocs(no, i);
+	copy_specials(no, nr_funcs);
+	/* Tables may have pulled in more data (strings of __bug_table). */
+	for (i = 0; i < no->nr_secs; i++)
+		if (!no->secs[i].scanned)
+			scan_relocs(no, i);
+	if (no->errors) {
+		newobj_free(no);
+		return NULL;
+	}
+	return no;
+}
+
+const char *newobj_func_symbol(const struct newobj *no, const struct symbol *post)
+{
+	static char buf[64];
+	size_t i;
+
+	for (i = 0; i < no->nr_secs; i++)
+		if (no->secs[i].func == post) {
+			snprintf(buf, sizeof(buf), "__ksplice_new_%u_%zu", no->nr, i);
+			return buf;
+		}
+	return NULL;
+}
+
+void newobj_print_ksplice_relocs(const struct newobj *no,
+				 const struct symbol *post, FILE *out,
+				 const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < no->nr_krelocs; i++) {
+		const struct kreloc *k = &no->krelocs[i];
+
+		if (k->func != post)
+			continue;
+		fprintf(out, "%s{ .symbol = \"%s\", .offset = %#lx, .type = %u, .addend = %ld },\n",
+			prefix, k->name, k->offset, k->type, k->addend);
+	}
+}
+
+size_t newobj_count_ksplice_relocs(const struct newobj *no,
+				   const struct symbol *post)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < no->nr_krelocs; i++)
+		n += no->krelocs[i].func == post;
+	return n;
+}
+
+void newobj_free(struct newobj *no)
+{
+	size_t i;
+
+	if (!no)
+		return;
+	for (i = 0; i < no->nr_secs; i++) {
+		free(no->secs[i].name);
+		free(no->secs[i].data);
+		free(no->secs[i].relocs);
+	}
+	free(no->secs);
+	free(no->undefs);
+	free(no->krelocs);
+	free(no);
+}

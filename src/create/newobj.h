@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The new-code object of one compilation unit: see newobj.c. */
+#ifndef KSPLICE_NEWOBJ_H
+#define KSPLICE_NEWOBJ_H
+
+#include <stdio.h>
+#include "emit.h"
+
+struct orel {
+	unsigned long offset;
+	unsigned int type;
+	long addend;
+	int osec;			/* target: a section of ours, or -1 */
+	int undef;			/* target: an undefined name, or -1 */
+};
+
+struct osec {
+	char *name;
+	const struct section *from;
+	unsigned long start;		/* copied range of @from */
+	GElf_Shdr sh;
+	unsigned char *data;
+	size_t size;
+	struct orel *relocs;
+	size_t nr_relocs;
+	const struct symbol *func;	/* when it is a copied function */
+	const struct special *special;	/* when it is a special table */
+	bool scanned;
+};
+
+struct kreloc {
+	const struct symbol *func;
+	unsigned long offset;
+	unsigned int type;
+	long addend;
+	const char *name;
+};
+
+struct newobj {
+	const struct unit *unit;
+	const struct exports *exports;
+	unsigned int nr;
+	struct osec *secs;
+	size_t nr_secs;
+	const char **undefs;
+	size_t nr_undefs;
+	struct kreloc *krelocs;
+	size_t nr_krelocs;
+	int errors;
+};
+
+struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
+			    unsigned int unit_nr);
+int newobj_write(const struct newobj *no, const char *path);
+const char *newobj_func_symbol(const struct newobj *no, const struct symbol *post);
+void newobj_print_ksplice_relocs(const struct newobj *no,
+				 const struct symbol *post, FILE *out,
+				 const char *prefix);
+size_t newobj_count_ksplice_relocs(const struct newobj *no,
+				   const struct symbol *post);
+void newobj_free(struct newobj *no);
+
+#endif

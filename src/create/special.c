@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "ksplice-update.h"
+#include "special.h"
+
+const struct special special_sections[] = {
+	/* the compiler's -mrecord-mcount: ftrace nops these calls at boot */
+	{ .name = "__mcount_loc", .entry_size = 8, .site_kind = KSPLICE_SITE_MCOUNT },
+	/* objtool: alternative.c's apply_returns() rewrites these */
+	{ .name = ".return_sites", .entry_size = 4, .site_kind = KSPLICE_SITE_RETURN },
+	/* objtool: alternative.c's apply_retpolines() rewrites these */
+	{ .name = ".retpoline_sites", .entry_size = 4, .site_kind = KSPLICE_SITE_RETPOLINE },
+	/* objtool's ORC data: the unwinder needs it to walk new code */
+	{ .name = ".orc_unwind_ip", .entry_size = 4, .parallel = ".orc_unwind", .parallel_size = 6 },
+	/* exception fixups: a faulting user access in new code recovers */
+	{ .name = "__ex_table", .entry_size = 12 },
+	/* WARN and BUG sites */
+	{ .name = "__bug_table", .entry_size = 12 },
+};
+
+const unsigned int nr_special_sections =
+	sizeof(special_sections) / sizeof(special_sections[0]);
+
+static const struct reloc *reloc_at(const struct section *sec,
+				    unsigned long offset)
+{
+	size_t i;
+
+	for (i = 0; i < sec->nr_relocs; i++)
+		if (sec->relocs[i].offset == offset)
+			return &sec->relocs[i];
+	return NULL;
+}
+
+void special_for_each(const struct object *obj, const struct special *sp,
+		      const struct symbol *func, special_fn fn, void *arg)
+{
+	const struct section *sec = elf_find_section(obj, sp->name);
+	unsigned long start = func->st.st_value;
+	unsigned long end = start + func->st.st_size;
+	unsigned long e;
+
+	if (!sec)
+		return;
+	for (e = 0; e + sp->entry_size <= sec->size; e += sp->entry_size) {
+		const struct reloc *r = reloc_at(sec, e + sp->key_offset);
+		long at;
+
+		if (!r || r->sym->sec != func->sec)
+			continue;
+		/* PC-relative entries point at S + A; absolute ones too. */
+		at = (long)r->sym->st.st_value + r->addend;
+		if (r->sym->type == STT_SECTION)
+			at = r->addend;
+		if (at >= (long)start && at < (long)end)
+			fn(sp, sec, e, at - start, arg);
+	}
+}

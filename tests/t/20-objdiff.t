@@ -1,0 +1,58 @@
+#!/bin/bash
+# Object diff on small objects compiled here, the way ksplice-create
+# compiles kernel units (-ffunction-sections -fdata-sections, kernel code model).
+. "$(dirname "$0")/../lib/tap.sh"
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
+create=$KSPLICE_TOP/bin/ksplice-create
+
+plan 8
+
+compile() { # NAME: writes $tmp/NAME.o from stdin
+	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
+}
+
+# The pre object.
+compile pre <<'C'
+extern int h1(int), h2(int);
+extern void log_msg(const char *);
+static int counter;
+int body(int a) { return a * 3 + 1; }
+int callee(int a) { return h1(a) + 7; }
+int layout(int a) { log_msg("layout"); counter += a; return counter; }
+int untouched(int a) { return a ^ 0x55; }
+#define SHARED __attribute__((section(".text.shared"), noinline))
+SHARED int grows(int a) { return h1(a); }
+SHARED int shifted(int a) { log_msg("shifted"); return h2(a) + counter; }
+C
+
+# The post object: body's code differs, callee calls another function,
+# layout's string and variable moved (other string and variable added
+# before them), untouched is untouched, and fresh is new.
+compile post <<'C'
+extern int h1(int), h2(int);
+extern void log_msg(const char *);
+static int other_var[64];
+int fresh(int a) { log_msg("a string placed first"); other_var[a] = a; return other_var[0]; }
+static int counter;
+int body(int a) { return a * 3 + 2; }
+int callee(int a) { return h2(a) + 7; }
+int layout(int a) { log_msg("layout"); counter += a; return counter; }
+int untouched(int a) { return a ^ 0x55; }
+#define SHARED __attribute__((section(".text.shared"), noinline))
+SHARED int grows(int a) { return h1(a) * h2(a) + h1(a + 1); }
+SHARED int shifted(int a) { log_msg("shifted"); return h2(a) + counter; }
+C
+
+out=$("$create" --diff-objects "$tmp/pre.o" "$tmp/post.o" 2>&1)
+ok $? "diff runs"
+like "$out" '^changed body$' "a changed body is found"
+like "$out" '^changed callee$' "a changed callee (same bytes, other relocation target) is found"
+unlike "$out" 'layout' "same code whose string and variable moved is unchanged"
+unlike "$out" 'untouched' "an unchanged function is not reported"
+unlike "$out" 'shifted' "same code at another offset of a shared section (all relocation offsets moved) is unchanged"
+like "$out" '^new fresh$' "a new function is reported as new"
+
+same=$("$create" --diff-objects "$tmp/pre.o" "$tmp/pre.o" 2>&1)
+is "$same" "" "an object compared with itself has no changes"
