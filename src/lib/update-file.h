@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The update file: what ksplice-create writes and ksplice-apply reads.
+ *
+ * A gzip-compressed tar with exactly three regular files:
+ *
+ *   manifest          "key: value" lines describing the update
+ *   ksplice_<id>.ko   the update module
+ *   ksplice.ko        the core module, built for the same kernel
+ *
+ * Update files travel between machines and are handled as root, so the
+ * reader trusts nothing: it checks the gzip CRC before looking inside,
+ * then accepts only those three names, only regular files, each once and
+ * under a size cap, and a manifest that passes manifest_validate().
+ */
+#ifndef _KSPLICE_UPDATE_FILE_H
+#define _KSPLICE_UPDATE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ksplice-update.h"
+
+#define UPDATE_FORMAT		1
+#define UPDATE_MANIFEST		"manifest"
+#define UPDATE_CORE_MODULE	"ksplice.ko"
+
+/* Caps: far above real sizes, low enough that a hostile file can't fill
+ * the disk or memory.  A debug-info ksplice.ko is a few MiB. */
+#define UPDATE_MANIFEST_MAX	(1 << 20)
+#define UPDATE_MEMBER_MAX	(64 << 20)
+#define UPDATE_FILE_MAX		(256 << 20)	/* compressed, and unpacked */
+#define UPDATE_VALUE_MAX	512		/* one manifest value (KSYM_NAME_LEN) */
+
+struct manifest {
+	int format;		/* UPDATE_FORMAT */
+	char *id;		/* [0-9a-z_]{1,KSPLICE_ID_MAX} */
+	char *kernel_release;	/* uname -r of the kernel it was built for */
+	char *target;		/* "vmlinux" or the module it patches */
+	char *created_by;	/* free text, may be NULL */
+	char **functions;	/* kallsyms names of the replaced functions */
+	size_t nr_functions;
+};
+
+void manifest_init(struct manifest *m);
+void manifest_free(struct manifest *m);
+/* Copies @name onto the end of m->functions. */
+void manifest_add_function(struct manifest *m, const char *name);
+
+/*
+ * Parses manifest text into @m (which manifest_init() prepared) and
+ * validates it.  Messages name @where.  Returns 0 or -1 after printing.
+ */
+int manifest_parse(struct manifest *m, const char *text, size_t len,
+		   const char *where);
+int manifest_validate(const struct manifest *m, const char *where);
+/* The manifest as text, malloc'ed; validate first. */
+char *manifest_format(const struct manifest *m);
+
+bool update_id_valid(const char *id);
+/* "ksplice_<id>": the update module's name, as lsmod shows it. */
+char *update_module_name(const char *id);
+/* "ksplice_<id>.ko": its member name in the update file. */
+char *update_module_file(const char *id);
+
+/*
+ * Writes the update file @path from @m and @files, a NULL-terminated
+ * list of paths whose base names must be exactly ksplice_<id>.ko and
+ * ksplice.ko.  Writes to a temporary file beside @path and renames it,
+ * so @path is either the old file or a complete new one.  Members get
+ * SOURCE_DATE_EPOCH as their time if it is set, making the output
+ * reproducible.
+ * Returns 0 or -1 after printing why.
+ */
+int update_file_write(const char *path, const struct manifest *m,
+		      const char *const *files);
+
+/*
+ * Checks @path and extracts its members into @dir, which must exist and
+ * should be a fresh private directory (make_temp_dir()): members are
+ * created O_EXCL, so nothing in @dir is overwritten.  Fills @m (which
+ * need not be initialised; manifest_free() it on success).  Returns 0, or
+ * -1 after printing why; @dir may then hold partial files to remove.
+ */
+int update_file_extract(const char *path, const char *dir,
+			struct manifest *m);
+
+#endif /* _KSPLICE_UPDATE_FILE_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by every ksplice tool: messages, allocation that
+ * cannot fail, whole-file I/O, running commands and temporary directories.
+ *
+ * Conventions: die*() print "<progname>: <message>" and exit(1); error*()
+ * print the same and return -1, so "return error(...)" reads naturally.
+ * The file and command helpers never print: they return -1 with errno set
+ * and leave the wording to the caller, who knows what the file is for.
+ */
+#ifndef _KSPLICE_UTIL_H
+#define _KSPLICE_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
+
+/* The name messages start with; set_progname(argv[0]) in main(). */
+extern const char *progname;
+void set_progname(const char *argv0);
+
+void die(const char *fmt, ...) __printf(1, 2) __noreturn;
+void die_errno(const char *fmt, ...) __printf(1, 2) __noreturn;
+int error(const char *fmt, ...) __printf(1, 2);
+int error_errno(const char *fmt, ...) __printf(1, 2);
+void warn(const char *fmt, ...) __printf(1, 2);
+/* Continuation line of a message: indented, no program name. */
+void note(const char *fmt, ...) __printf(1, 2);
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __printf(1, 2);
+/* "dir/name", freshly allocated. */
+char *path_join(const char *dir, const char *name);
+
+/* Frees a NULL-terminated or counted (n != (size_t)-1) array of strings. */
+void free_strv(char **v, size_t n);
+
+bool str_has_prefix(const char *s, const char *prefix);
+bool str_has_suffix(const char *s, const char *suffix);
+/* Removes trailing whitespace (sysfs values end in '\n') in place. */
+char *str_rstrip(char *s);
+
+/*
+ * Reads a whole file into a NUL-terminated buffer.  Reads to EOF rather
+ * than trusting st_size, which is wrong for sysfs, procfs and pipes.
+ * Fails with EFBIG if the file holds more than @max bytes.
+ */
+int read_file(const char *path, size_t max, char **data, size_t *len);
+/* Creates or truncates @path (mode 0644 before umask) and writes @data. */
+int write_file(const char *path, const void *data, size_t len);
+/* write(2) until done, retrying on EINTR and short writes. */
+int write_all(int fd, const void *data, size_t len);
+
+/*
+ * Runs argv[0] (searched in PATH) and waits for it.  Returns its exit
+ * status, 128 + signal number if a signal killed it, 127 if it could not
+ * be executed (the child says why on stderr), or -1 if fork failed.
+ */
+int run_command(const char *const argv[]);
+/* The same, collecting at most @max bytes of stdout (NUL-terminated). */
+int run_command_capture(const char *const argv[], size_t max,
+			char **out, size_t *len);
+
+/*
+ * Makes a private (0700) directory "$TMPDIR/<prefix>.XXXXXX" (or under
+ * /tmp) and returns its malloc'ed path, or NULL with errno set.
+ */
+char *make_temp_dir(const char *prefix);
+/* rm -rf without following symlinks; ENOENT is not an error. */
+int remove_tree(const char *path);
+
+#endif /* _KSPLICE_UTIL_H */
