@@ -12,8 +12,14 @@ LIB_OBJS	:= $(LIB_SRCS:.c=.o)
 CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
+# Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
+GUEST_TOOLS	:= build/guest/usr/local/bin/kpeek
 
-all: $(TOOLS)
+all: $(TOOLS) $(GUEST_TOOLS)
+
+build/guest/usr/local/bin/%: tests/vm/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -static -o $@ $<
 
 src/lib/libksplice.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^

@@ -19,7 +19,9 @@
 /*
  * Sites the running kernel rewrites after compilation, recorded by the
  * compiler or objtool in special sections of the pre object.  Matching
- * accepts at such a site exactly the forms the rewrite can produce.
+ * accepts at such a site exactly the forms the rewrite can produce.  The
+ * relocation of the site's call or jump is listed in pre_relocs as well:
+ * it names the function the site called (__fentry__, a thunk).
  */
 enum ksplice_site_kind {
 	KSPLICE_SITE_MCOUNT = 1,	/* __mcount_loc: call __fentry__ */

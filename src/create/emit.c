@@ -62,7 +62,6 @@ static void print_bytes(FILE *out, const unsigned char *p, size_t n)
 
 struct site_list {
 	struct ksplice_site sites[256];
-	unsigned int lens[256];
 	size_t n;
 };
 
@@ -87,17 +86,6 @@ static void pre_sites(const struct object *pre, const struct symbol *f,
 					 collect_site, l);
 }
 
-/* Sites own their bytes: relocations inside them are not listed. */
-static bool in_site(const struct site_list *l, unsigned long off)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (off >= l->sites[i].offset && off < l->sites[i].offset + 5)
-			return true;
-	return false;
-}
-
 static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 		     const struct symbol *f)
 {
@@ -116,7 +104,7 @@ static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 		struct target t;
 
 		diff_target(&u->pre, &r[i], &t);
-		if (t.name || in_site(&sites, r[i].offset - start))
+		if (t.name)
 			continue;
 		fprintf(out, "static const unsigned char expect_" FN "_%zu[] = {\n",
 			un, fn, i);
@@ -128,8 +116,6 @@ static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 	for (i = 0; i < n; i++) {
 		struct target t;
 
-		if (in_site(&sites, r[i].offset - start))
-			continue;
 		diff_target(&u->pre, &r[i], &t);
 		if (t.name)
 			fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld,", t.name,

@@ -8,6 +8,8 @@
  *   4. emit the update module and build it, and the core, with Kbuild;
  *   5. pack both with a manifest into ksplice-<id>.tar.gz.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -270,22 +272,50 @@ static int diff_all(struct work *w)
 	return 0;
 }
 
+/* Sources only: a developer's build products must not leak into the update. */
+static int copy_sources(const char *from, const char *to)
+{
+	DIR *d = opendir(from);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d || (mkdir(to, 0755) && errno != EEXIST))
+		return error_errno("cannot copy %s", from);
+	while (!ret && (e = readdir(d))) {
+		char *src, *dst, *data;
+		size_t len;
+
+		if (!str_has_suffix(e->d_name, ".c") &&
+		    !str_has_suffix(e->d_name, ".h") && strcmp(e->d_name, "Kbuild"))
+			continue;
+		src = path_join(from, e->d_name);
+		dst = path_join(to, e->d_name);
+		ret = read_file(src, 1 << 24, &data, &len) ||
+		      write_file(dst, data, len) ? error_errno("cannot copy %s", src) : 0;
+		if (!ret)
+			free(data);
+		free(src);
+		free(dst);
+	}
+	closedir(d);
+	return ret;
+}
+
 static int build_modules(struct work *w, const char *data)
 {
 	char *core = path_join(w->dir, "core");
 	char *kmod = path_join(data, "kmod"), *inc = path_join(data, "include");
 	char *upd = path_join(w->dir, "update");
 	char *symvers = path_join(core, "kmod/Module.symvers");
-	const char *cp1[] = { "cp", "-r", kmod, inc, core, NULL };
-	const char *cp2[] = { "cp", NULL, upd, NULL };
+	char *core_kmod = path_join(core, "kmod");
+	char *core_inc = path_join(core, "include");
 	int ret = -1;
 
-	cp2[1] = xasprintf("%s/ksplice-update.h", inc);
-	if (mkdir(core, 0755) || mkdir(upd, 0755) || run_command(cp1) ||
-	    run_command(cp2))
+	if (mkdir(core, 0755) || copy_sources(kmod, core_kmod) ||
+	    copy_sources(inc, core_inc) || copy_sources(inc, upd))
 		goto out;
 	fprintf(stderr, "  building the core module\n");
-	if (kbuild_module(w->o->build, xasprintf("%s/kmod", core), NULL, w->log)) {
+	if (kbuild_module(w->o->build, core_kmod, NULL, w->log)) {
 		show_log_tail(w->log);
 		error("building the ksplice core module failed");
 		goto out;
@@ -301,6 +331,8 @@ static int build_modules(struct work *w, const char *data)
 	}
 	ret = 0;
 out:
+	free(core_kmod);
+	free(core_inc);
 	free(core);
 	free(kmod);
 	free(inc);

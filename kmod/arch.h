@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The architecture interface of the core: how a jump is encoded, how
+ * relocation fields are read and written, and which forms the running
+ * kernel may have given to the special sites of the pre code.
+ */
+#ifndef _KSPLICE_ARCH_H
+#define _KSPLICE_ARCH_H
+
+#include <linux/types.h>
+#include "ksplice-update.h"
+
+/* Size of the jump written over old code. */
+#define KSPLICE_JMP_LEN	5
+/* Longest special site (a CS-prefixed or conditional rel32 branch). */
+#define KSPLICE_SITE_MAX_LEN	6
+
+/* What a site matcher sees: one site of one candidate. */
+struct ksplice_site_ctx {
+	const struct ksplice_reloc *rel;	/* the pre reloc of the site */
+	const u8 *pre;				/* pre bytes at the site */
+	const u8 *run;				/* running bytes at the site */
+	unsigned long addr;			/* running address of the site */
+	unsigned int len;
+	char *why;				/* reason, on mismatch */
+	size_t why_len;
+};
+
+int ksplice_arch_init(void);
+
+/* Width in bytes of a relocation field, 0 if the type is unsupported. */
+unsigned int ksplice_arch_reloc_width(unsigned int type);
+/* The symbol address S a field refers to, read back from its bytes. */
+unsigned long ksplice_arch_reloc_read(const struct ksplice_reloc *r,
+				      const u8 *field, unsigned long place);
+/* Encode S into a field at @place; -ERANGE if it does not fit. */
+int ksplice_arch_reloc_encode(const struct ksplice_reloc *r, unsigned long sym,
+			      unsigned long place, u8 *field);
+/*
+ * True if the kernel rewrites the fields referring to this symbol itself
+ * (ftrace, return and retpoline thunks): new code leaves those alone.
+ */
+bool ksplice_arch_runtime_symbol(const char *name);
+
+/*
+ * Check a site of pre code and return its length, or a negative error
+ * with a reason in @why.  @rel_off is the offset, relative to the site,
+ * of the field its reloc must be at.
+ */
+int ksplice_arch_site_len(const struct ksplice_func *f,
+			  const struct ksplice_site *s, unsigned int *rel_off,
+			  char *why, size_t why_len);
+/* Is the reloc of a site the one the site kind needs? */
+bool ksplice_arch_site_reloc_ok(const struct ksplice_site *s,
+				const struct ksplice_reloc *r);
+/* Does a site's running form match its pre form? */
+bool ksplice_arch_site_match(unsigned int kind,
+			     const struct ksplice_site_ctx *c);
+
+/* Offset in a function at which its jump is written. */
+unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f);
+/* Encode a jump from @from to @to; -ERANGE if out of reach. */
+int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn);
+
+#endif /* _KSPLICE_ARCH_H */

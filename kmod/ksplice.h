@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of the ksplice core.
+ */
+#ifndef _KSPLICE_H
+#define _KSPLICE_H
+
+#include <linux/hashtable.h>
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/stop_machine.h>
+#include <linux/types.h>
+#include "ksplice-update.h"
+#include "arch.h"
+
+#define KSPLICE_DETAIL_LEN	256
+#define KSPLICE_MAX_CONFLICTS	64
+#define KSPLICE_MAX_CANDIDATES	32
+#define KSPLICE_MAX_EXPECT	4096
+#define KSPLICE_DEFAULT_TRIES	5
+#define KSPLICE_DEFAULT_INTERVAL_MS	1000
+
+enum ksplice_stage {
+	KSPLICE_STAGE_LOADED,
+	KSPLICE_STAGE_APPLIED,
+	KSPLICE_STAGE_REVERSED,
+};
+
+enum ksplice_abort {
+	KSPLICE_ABORT_NONE,
+	KSPLICE_ABORT_NO_MATCH,
+	KSPLICE_ABORT_CODE_BUSY,
+	KSPLICE_ABORT_FAILED_TO_FIND,
+	KSPLICE_ABORT_BAD_UPDATE,
+	KSPLICE_ABORT_ALREADY_APPLIED,
+	KSPLICE_ABORT_NOT_APPLIED,
+	KSPLICE_ABORT_OUT_OF_MEMORY,
+	KSPLICE_ABORT_UNEXPECTED,
+};
+
+/* What covers a byte of pre code, for matching. */
+enum ksplice_mask {
+	KSPLICE_MASK_CODE = 0,
+	KSPLICE_MASK_RELOC,
+	KSPLICE_MASK_SITE,
+};
+
+/* name -> address learned from the running code, per target. */
+struct ksplice_bindings {
+	DECLARE_HASHTABLE(tab, 8);
+};
+
+/* Per function: what validation derived and what apply needs. */
+struct ksplice_fstate {
+	u8 *mask;			/* enum ksplice_mask per pre byte */
+	unsigned int *site_rel;		/* index of each site's pre reloc */
+	u8 *site_len;			/* length of each site */
+	unsigned int patch_off;		/* where the jump goes */
+
+	unsigned long old_addr;		/* matched, 0 before */
+	unsigned long patch_addr;
+	u8 saved[KSPLICE_JMP_LEN];	/* running bytes under the jump */
+	u8 jmp[KSPLICE_JMP_LEN];
+	struct module *target_mod;	/* reference held, NULL for vmlinux */
+};
+
+struct ksplice_conflict {
+	char comm[TASK_COMM_LEN];
+	pid_t pid;
+	const char *func;
+};
+
+struct ksplice_conflicts {
+	struct ksplice_conflict c[KSPLICE_MAX_CONFLICTS];
+	unsigned int nr;		/* may exceed the array */
+};
+
+/* Code no task may be in, sorted by start. */
+struct ksplice_range {
+	unsigned long start;
+	unsigned long end;		/* inclusive: see safety.c */
+	unsigned long max_end;		/* of this and all before */
+	const char *name;
+};
+
+struct ksplice_ranges {
+	unsigned int nr;
+	struct ksplice_range r[];
+};
+
+struct ksplice_core {
+	struct kobject kobj;
+	struct list_head list;		/* in ksplice_updates */
+	struct ksplice_update *update;
+	struct ksplice_fstate *fs;	/* one per update->funcs */
+	struct ksplice_bindings bindings;
+	bool holds_refs;
+
+	/* Status, under status_lock: read by sysfs while work runs. */
+	struct mutex status_lock;
+	enum ksplice_stage stage;
+	enum ksplice_abort cause;
+	char detail[KSPLICE_DETAIL_LEN];
+	struct ksplice_conflicts conflicts;
+	u64 pause_ns;
+
+	unsigned int max_tries;
+	unsigned int retry_interval_ms;
+};
+
+/* Kernel functions and data not exported to modules (symbols.c). */
+struct ksplice_kernel {
+	void *(*text_poke)(void *addr, const void *opcode, size_t len);
+	struct mutex *text_mutex;
+	struct mutex *module_mutex;
+	int (*on_each_match_symbol)(int (*fn)(void *, unsigned long),
+				    const char *name, void *data);
+	int (*lookup_size_offset)(unsigned long addr, unsigned long *size,
+				  unsigned long *offset);
+	struct module *(*find_module)(const char *name);
+	struct module *(*module_address)(unsigned long addr);
+	int (*stop_machine_cpuslocked)(cpu_stop_fn_t fn, void *data,
+				       const struct cpumask *cpus);
+	struct task_struct *(*idle_task)(int cpu);
+	int (*jump_label_reserved)(void *start, void *end);
+	int (*static_call_reserved)(void *start, void *end);
+};
+
+extern struct ksplice_kernel ksplice_k;
+extern struct mutex ksplice_mutex;
+extern struct list_head ksplice_updates;
+
+/* symbols.c */
+int ksplice_symbols_init(void);
+unsigned long ksplice_lookup_name(const char *name);
+int ksplice_sym_addrs(const char *target, const char *name,
+		      unsigned long *addrs, int max);
+bool ksplice_sym_is(const char *target, const char *name, unsigned long addr);
+int ksplice_sym_unique(const char *target, const char *name,
+		       unsigned long *addr);
+bool ksplice_sym_start_name(unsigned long addr, char *buf, size_t len);
+bool ksplice_is_vmlinux(const char *target);
+
+/* bindings.c */
+void ksplice_bindings_init(struct ksplice_bindings *b);
+void ksplice_bindings_clear(struct ksplice_bindings *b);
+bool ksplice_binding_get(struct ksplice_bindings *b, const char *target,
+			 const char *name, unsigned long *addr);
+int ksplice_binding_add(struct ksplice_bindings *b, const char *target,
+			const char *name, unsigned long addr);
+void ksplice_bindings_move(struct ksplice_bindings *to,
+			   struct ksplice_bindings *from);
+
+/* validate.c */
+int ksplice_validate(struct ksplice_update *u, char *why, size_t len);
+int ksplice_fstates_build(struct ksplice_core *core, char *why, size_t len);
+void ksplice_fstates_free(struct ksplice_core *core);
+
+/* match.c */
+int ksplice_match_all(struct ksplice_core *core);
+
+/* reloc.c */
+int ksplice_relocate_all(struct ksplice_core *core);
+
+/* safety.c */
+struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
+					    bool undo);
+void ksplice_check_stacks(const struct ksplice_ranges *ranges,
+			  struct ksplice_conflicts *out);
+
+/* patch.c */
+int ksplice_patch(struct ksplice_core *core, bool undo);
+
+/* core.c */
+int ksplice_set_abort(struct ksplice_core *core, enum ksplice_abort cause,
+		      const char *fmt, ...) __printf(3, 4);
+int ksplice_apply(struct ksplice_core *core);
+int ksplice_reverse(struct ksplice_core *core);
+
+/* sysfs.c */
+int ksplice_sysfs_init(void);
+void ksplice_sysfs_exit(void);
+int ksplice_sysfs_add(struct ksplice_core *core);
+void ksplice_sysfs_del(struct ksplice_core *core);
+void ksplice_sysfs_put(struct ksplice_core *core);
+const char *ksplice_stage_name(enum ksplice_stage stage);
+const char *ksplice_abort_name(enum ksplice_abort cause);
+
+#endif /* _KSPLICE_H */

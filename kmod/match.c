@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run-pre matching: find, for each function of an update, the one place
+ * in the running kernel whose bytes are its pre code.  Bytes compare
+ * equal except where the pre object had a relocation (the running value
+ * must refer to the right symbol) or a site the kernel rewrites at boot
+ * (the running form must be one the rewrite produces).  Matching never
+ * writes to the kernel.
+ *
+ * Reasons name raw addresses (%px) where only they tell apart static
+ * symbols of one name; abort_detail is readable by root only.
+ */
+#include <linux/kallsyms.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "ksplice.h"
+
+struct ksplice_match {
+	struct ksplice_core *core;
+	const struct ksplice_func *f;
+	struct ksplice_fstate *fs;
+	unsigned long addr;		/* the candidate */
+	u8 *run;			/* its running bytes */
+	struct ksplice_bindings pending; /* learned from this candidate */
+	struct ksplice_bindings winner;	/* learned from the match */
+	char why[KSPLICE_DETAIL_LEN];
+};
+
+static bool ksplice_fail(struct ksplice_match *m, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(m->why, sizeof(m->why), fmt, args);
+	va_end(args);
+	return false;
+}
+
+static bool ksplice_match_bytes(struct ksplice_match *m)
+{
+	const struct ksplice_func *f = m->f;
+	unsigned int i, n;
+
+	for (i = 0; i < f->pre_size; i++) {
+		if (m->fs->mask[i] != KSPLICE_MASK_CODE ||
+		    m->run[i] == f->pre[i])
+			continue;
+		n = min(8U, f->pre_size - i);
+		return ksplice_fail(m, "%s+0x%x: running %*ph, expected %*ph",
+				    f->name, i, n, m->run + i, n, f->pre + i);
+	}
+	return true;
+}
+
+static bool ksplice_match_sites(struct ksplice_match *m)
+{
+	const struct ksplice_func *f = m->f;
+	struct ksplice_site_ctx c = { .why = m->why, .why_len = sizeof(m->why) };
+	unsigned int i, off;
+
+	for (i = 0; i < f->nr_pre_sites; i++) {
+		off = f->pre_sites[i].offset;
+		c.rel = &f->pre_relocs[m->fs->site_rel[i]];
+		c.pre = f->pre + off;
+		c.run = m->run + off;
+		c.addr = m->addr + off;
+		c.len = m->fs->site_len[i];
+		if (!ksplice_arch_site_match(f->pre_sites[i].kind, &c))
+			return false;
+	}
+	return true;
+}
+
+/* Binds @name to @addr unless it is bound to another address already. */
+static bool ksplice_match_bind(struct ksplice_match *m, const char *name,
+			       unsigned long addr)
+{
+	const char *target = m->f->target;
+	unsigned long old;
+
+	if (ksplice_binding_get(&m->core->bindings, target, name, &old) ||
+	    ksplice_binding_get(&m->pending, target, name, &old)) {
+		if (old == addr)
+			return true;
+		return ksplice_fail(m, "%s: %s refers to %px, elsewhere to %px",
+				    m->f->name, name, (void *)addr,
+				    (void *)old);
+	}
+	if (ksplice_binding_add(&m->pending, target, name, addr))
+		return ksplice_fail(m, "out of memory");
+	return true;
+}
+
+/* An anonymous symbol (a string, say) is known by its bytes. */
+static bool ksplice_match_anon(struct ksplice_match *m,
+			       const struct ksplice_reloc *r,
+			       unsigned long sym)
+{
+	unsigned long at = sym + r->expect_off;
+	u8 buf[64];
+	unsigned int done, n;
+
+	for (done = 0; done < r->expect_len; done += n) {
+		n = min_t(unsigned int, sizeof(buf), r->expect_len - done);
+		if (copy_from_kernel_nofault(buf, (void *)(at + done), n) ||
+		    memcmp(buf, r->expect + done, n))
+			return ksplice_fail(m, "%s+0x%x: data at %pS differs from the pre object's",
+					    m->f->name, r->offset,
+					    (void *)at);
+	}
+	return true;
+}
+
+static bool ksplice_match_reloc(struct ksplice_match *m,
+				const struct ksplice_reloc *r)
+{
+	unsigned long place = m->addr + r->offset;
+	unsigned long sym;
+
+	sym = ksplice_arch_reloc_read(r, m->run + r->offset, place);
+	if (r->expect_len && !ksplice_match_anon(m, r, sym))
+		return false;
+	if (!r->symbol[0])
+		return true;
+	if (!ksplice_sym_is(m->f->target, r->symbol, sym))
+		return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
+				    m->f->name, r->offset, (void *)sym,
+				    r->symbol);
+	return ksplice_match_bind(m, r->symbol, sym);
+}
+
+static bool ksplice_match_relocs(struct ksplice_match *m)
+{
+	const struct ksplice_func *f = m->f;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_pre_relocs; i++) {
+		if (m->fs->mask[f->pre_relocs[i].offset] == KSPLICE_MASK_SITE)
+			continue;
+		if (!ksplice_match_reloc(m, &f->pre_relocs[i]))
+			return false;
+		cond_resched();
+	}
+	return true;
+}
+
+static bool ksplice_match_candidate(struct ksplice_match *m)
+{
+	if (copy_from_kernel_nofault(m->run, (void *)m->addr, m->f->pre_size))
+		return ksplice_fail(m, "%s: cannot read %u bytes at %px",
+				    m->f->name, m->f->pre_size,
+				    (void *)m->addr);
+	return ksplice_match_bytes(m) && ksplice_match_sites(m) &&
+	       ksplice_match_relocs(m) &&
+	       ksplice_match_bind(m, m->f->name, m->addr);
+}
+
+/*
+ * Tries every address of the function's name; exactly one must match.
+ * Returns the abort cause and leaves the winner's bindings committed.
+ */
+static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
+					     unsigned long *found)
+{
+	unsigned long cands[KSPLICE_MAX_CANDIDATES];
+	char first[KSPLICE_DETAIL_LEN] = "";
+	int nr, i, hits = 0;
+
+	nr = ksplice_sym_addrs(m->f->target, m->f->name, cands,
+			       ARRAY_SIZE(cands));
+	if (nr <= 0) {
+		ksplice_fail(m, nr ? "%s: target %s is not loaded" :
+			     "%s: no such symbol in %s", m->f->name,
+			     m->f->target);
+		return KSPLICE_ABORT_FAILED_TO_FIND;
+	}
+	if (nr > ARRAY_SIZE(cands)) {
+		ksplice_fail(m, "%s: %d symbols of that name", m->f->name, nr);
+		return KSPLICE_ABORT_NO_MATCH;
+	}
+	for (i = 0; i < nr; i++) {
+		m->addr = cands[i];
+		if (!ksplice_match_candidate(m)) {
+			if (!first[0])
+				strscpy(first, m->why, sizeof(first));
+			ksplice_bindings_clear(&m->pending);
+			continue;
+		}
+		if (hits++)
+			break;
+		*found = m->addr;
+		/* Kept aside: the other candidates must not see them. */
+		ksplice_bindings_move(&m->winner, &m->pending);
+	}
+	ksplice_bindings_clear(&m->pending);
+	if (hits == 1) {
+		ksplice_bindings_move(&m->core->bindings, &m->winner);
+		return KSPLICE_ABORT_NONE;
+	}
+	ksplice_bindings_clear(&m->winner);
+	if (hits > 1)
+		ksplice_fail(m, "%s: ambiguous: matches at %px and %px",
+			     m->f->name, (void *)*found, (void *)m->addr);
+	else if (nr == 1)
+		strscpy(m->why, first, sizeof(m->why));
+	else
+		snprintf(m->why, sizeof(m->why), "none of %d candidates: %s",
+			 nr, first);
+	return KSPLICE_ABORT_NO_MATCH;
+}
+
+/*
+ * The kernel rewrites jump labels and static calls at run time; the jump
+ * must not cover one.  (These take their own mutexes, which nest outside
+ * text_mutex, so this runs before text_mutex is taken.)
+ */
+static bool ksplice_window_free(const struct ksplice_fstate *fs)
+{
+	void *start = (void *)fs->patch_addr;
+	void *end = start + KSPLICE_JMP_LEN - 1;
+
+	return !ksplice_k.jump_label_reserved(start, end) &&
+	       !ksplice_k.static_call_reserved(start, end);
+}
+
+/* Two functions of one update must not share their jump's bytes. */
+static int ksplice_windows_distinct(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	unsigned int i, j;
+	long d;
+
+	for (i = 0; i < u->nr_funcs; i++) {
+		for (j = 0; j < i; j++) {
+			d = core->fs[i].patch_addr - core->fs[j].patch_addr;
+			if (d > -KSPLICE_JMP_LEN && d < KSPLICE_JMP_LEN)
+				return ksplice_set_abort(core,
+					KSPLICE_ABORT_BAD_UPDATE,
+					"%s and %s are the same code",
+					u->funcs[i].name, u->funcs[j].name);
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static int ksplice_match_one(struct ksplice_match *m)
+{
+	struct ksplice_fstate *fs = m->fs;
+	enum ksplice_abort cause;
+	unsigned long addr = 0;
+
+	cause = ksplice_match_func(m, &addr);
+	if (cause != KSPLICE_ABORT_NONE)
+		return ksplice_set_abort(m->core, cause, "%s", m->why);
+	fs->old_addr = addr;
+	fs->patch_addr = addr + fs->patch_off;
+	if (copy_from_kernel_nofault(fs->saved, (void *)fs->patch_addr,
+				     KSPLICE_JMP_LEN))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: unreadable", m->f->name);
+	if (!ksplice_window_free(fs))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_NO_MATCH,
+					 "%s+0x%x: jump label or static call where the jump goes",
+					 m->f->name, fs->patch_off);
+	return 0;
+}
+
+static unsigned int ksplice_max_pre(const struct ksplice_update *u)
+{
+	unsigned int i, max = 0;
+
+	for (i = 0; i < u->nr_funcs; i++)
+		max = max(max, u->funcs[i].pre_size);
+	return max;
+}
+
+/*
+ * Matches every function of the update, learning the old addresses and
+ * the symbol bindings; sets the abort cause on failure.
+ */
+int ksplice_match_all(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_match *m;
+	unsigned int i;
+	int ret = 0;
+
+	ksplice_bindings_clear(&core->bindings);
+	for (i = 0; i < u->nr_funcs; i++)
+		core->fs[i].old_addr = 0;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (m)
+		m->run = kvmalloc(ksplice_max_pre(u), GFP_KERNEL);
+	if (!m || !m->run) {
+		ret = ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					"matching");
+		goto out;
+	}
+	m->core = core;
+	ksplice_bindings_init(&m->pending);
+	ksplice_bindings_init(&m->winner);
+	for (i = 0; i < u->nr_funcs && !ret; i++) {
+		m->f = &u->funcs[i];
+		m->fs = &core->fs[i];
+		ret = ksplice_match_one(m);
+	}
+	if (!ret)
+		ret = ksplice_windows_distinct(core);
+out:
+	if (m)
+		kvfree(m->run);
+	kfree(m);
+	return ret;
+}

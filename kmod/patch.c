@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Apply and undo: inside one stop_machine() on all online CPUs, check
+ * that no task is in the code being left and then write (or restore)
+ * the jumps of every function of the update.  Either all functions
+ * change in one stop or none does.
+ */
+#include <linux/cpu.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <asm/sync_core.h>
+#include "ksplice.h"
+
+struct ksplice_stop {
+	struct ksplice_core *core;
+	struct ksplice_ranges *ranges;
+	bool undo;
+	atomic_t arrived;
+	int done;
+	unsigned int stale;		/* function whose bytes changed */
+	u64 ns;
+	struct ksplice_conflicts conflicts;
+};
+
+/* The bytes expected at a jump's place before and after the change. */
+static const u8 *ksplice_before(struct ksplice_fstate *fs, bool undo)
+{
+	return undo ? fs->jmp : fs->saved;
+}
+
+static const u8 *ksplice_after(struct ksplice_fstate *fs, bool undo)
+{
+	return undo ? fs->saved : fs->jmp;
+}
+
+static int ksplice_stop_work(struct ksplice_stop *st)
+{
+	struct ksplice_core *core = st->core;
+	unsigned int i, n = core->update->nr_funcs;
+	struct ksplice_fstate *fs;
+
+	ksplice_check_stacks(st->ranges, &st->conflicts);
+	if (st->conflicts.nr)
+		return -EBUSY;
+	/* Someone else (a kprobe, say) wrote there since matching. */
+	for (i = 0; i < n; i++) {
+		fs = &core->fs[i];
+		if (memcmp((void *)fs->patch_addr, ksplice_before(fs, st->undo),
+			   KSPLICE_JMP_LEN)) {
+			st->stale = i;
+			return -ESTALE;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		fs = &core->fs[i];
+		ksplice_k.text_poke((void *)fs->patch_addr,
+				    ksplice_after(fs, st->undo),
+				    KSPLICE_JMP_LEN);
+	}
+	return 0;
+}
+
+/*
+ * Runs on every online CPU with interrupts off.  The first to arrive
+ * does the work; the others wait for it and then serialize, so that
+ * none of them executes stale prefetched instructions of the old code.
+ */
+static int ksplice_stop_fn(void *data)
+{
+	struct ksplice_stop *st = data;
+	u64 t0;
+	int ret;
+
+	if (atomic_inc_return(&st->arrived) == 1) {
+		t0 = ktime_get_mono_fast_ns();
+		ret = ksplice_stop_work(st);
+		st->ns = ktime_get_mono_fast_ns() - t0;
+		/* Pairs with the acquire below: the new code is visible. */
+		smp_store_release(&st->done, 1);
+		sync_core();
+		return ret;
+	}
+	/* Pairs with the release above. */
+	while (!smp_load_acquire(&st->done))
+		cpu_relax();
+	sync_core();
+	return 0;
+}
+
+static int ksplice_make_jumps(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_fstate *fs;
+	unsigned int i;
+
+	for (i = 0; i < u->nr_funcs; i++) {
+		fs = &core->fs[i];
+		if (ksplice_arch_jmp(fs->patch_addr,
+				     (unsigned long)u->funcs[i].new_code,
+				     fs->jmp))
+			return ksplice_set_abort(core, KSPLICE_ABORT_BAD_UPDATE,
+						 "%s: new code out of reach",
+						 u->funcs[i].name);
+	}
+	return 0;
+}
+
+static int ksplice_stop_result(struct ksplice_stop *st, int ret)
+{
+	struct ksplice_core *core = st->core;
+	const struct ksplice_conflict *c = &st->conflicts.c[0];
+
+	mutex_lock(&core->status_lock);
+	core->conflicts = st->conflicts;
+	core->pause_ns = st->ns;
+	mutex_unlock(&core->status_lock);
+
+	if (ret == -EBUSY)
+		return ksplice_set_abort(core, KSPLICE_ABORT_CODE_BUSY,
+					 "%u tasks in the code, first %s %d in %s",
+					 st->conflicts.nr, c->comm, c->pid,
+					 c->func);
+	if (ret == -ESTALE)
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: code changed since matching",
+					 core->update->funcs[st->stale].name);
+	if (ret)
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+					 "stop_machine: %d", ret);
+	return 0;
+}
+
+/*
+ * One attempt to apply (or undo) the update.  Returns -EBUSY if tasks
+ * were in the way; the caller retries.  The abort cause is set on
+ * failure.
+ */
+int ksplice_patch(struct ksplice_core *core, bool undo)
+{
+	struct ksplice_stop *st;
+	int ret;
+
+	if (!undo) {
+		ret = ksplice_make_jumps(core);
+		if (ret)
+			return ret;
+	}
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (st)
+		st->ranges = ksplice_ranges_build(core, undo);
+	if (!st || !st->ranges) {
+		kfree(st);
+		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "patching");
+	}
+	st->core = core;
+	st->undo = undo;
+	atomic_set(&st->arrived, 0);
+
+	/* cpu_hotplug_lock nests outside text_mutex (see kprobes). */
+	cpus_read_lock();
+	mutex_lock(ksplice_k.text_mutex);
+	ret = ksplice_k.stop_machine_cpuslocked(ksplice_stop_fn, st,
+						cpu_online_mask);
+	mutex_unlock(ksplice_k.text_mutex);
+	cpus_read_unlock();
+
+	ret = ksplice_stop_result(st, ret);
+	if (!ret)
+		pr_info("%s: %s, %llu ns in stop_machine\n", core->update->id,
+			undo ? "reversed" : "applied", st->ns);
+	kvfree(st->ranges);
+	kfree(st);
+	return ret;
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Relocation of new code: the fields of the replacement that refer to
+ * symbols of the running kernel get those symbols' addresses.  The
+ * bindings matching learned come first (they say which of several
+ * static symbols of a name the code means); other names must be unique.
+ * The replacement is in the update module's read-only text, so the
+ * fields are written with text_poke().
+ */
+#include <linux/slab.h>
+#include "ksplice.h"
+
+static int ksplice_reloc_sym(struct ksplice_core *core,
+			     const struct ksplice_func *f,
+			     const struct ksplice_reloc *r, unsigned long *sym)
+{
+	int ret;
+
+	if (ksplice_binding_get(&core->bindings, f->target, r->symbol, sym))
+		return 0;
+	ret = ksplice_sym_unique(f->target, r->symbol, sym);
+	if (!ret)
+		return 0;
+	return ksplice_set_abort(core, KSPLICE_ABORT_FAILED_TO_FIND,
+				 "%s+0x%x: symbol %s is %s", f->name,
+				 r->offset, r->symbol,
+				 ret == -E2BIG ? "ambiguous" : "not found");
+}
+
+/*
+ * Writes one field, unless it already holds the value, or it refers to a
+ * symbol whose sites the kernel rewrote already (ftrace nops, inlined
+ * returns): a non-zero field there is the kernel's, not a relocation.
+ */
+static void ksplice_reloc_write(const struct ksplice_func *f,
+				const struct ksplice_reloc *r, const u8 *want)
+{
+	unsigned int w = ksplice_arch_reloc_width(r->type);
+	u8 *field = (u8 *)f->new_code + r->offset;
+	static const u8 zero[8];
+
+	if (!memcmp(field, want, w))
+		return;
+	if (ksplice_arch_runtime_symbol(r->symbol) && memcmp(field, zero, w))
+		return;
+	ksplice_k.text_poke(field, want, w);
+}
+
+static int ksplice_relocate_func(struct ksplice_core *core,
+				 const struct ksplice_func *f, u8 (*vals)[8])
+{
+	const struct ksplice_reloc *r;
+	unsigned long sym;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < f->nr_new_relocs; i++) {
+		r = &f->new_relocs[i];
+		ret = ksplice_reloc_sym(core, f, r, &sym);
+		if (ret)
+			return ret;
+		if (ksplice_arch_reloc_encode(r, sym, (unsigned long)f->new_code
+					      + r->offset, vals[i]))
+			return ksplice_set_abort(core, KSPLICE_ABORT_BAD_UPDATE,
+						 "%s+0x%x: %s out of reach",
+						 f->name, r->offset, r->symbol);
+		cond_resched();
+	}
+	/* Lookups take module_mutex, which nests outside text_mutex. */
+	mutex_lock(ksplice_k.text_mutex);
+	for (i = 0; i < f->nr_new_relocs; i++)
+		ksplice_reloc_write(f, &f->new_relocs[i], vals[i]);
+	mutex_unlock(ksplice_k.text_mutex);
+	return 0;
+}
+
+int ksplice_relocate_all(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	unsigned int i, max = 0;
+	u8 (*vals)[8];
+	int ret = 0;
+
+	for (i = 0; i < u->nr_funcs; i++)
+		max = max(max, u->funcs[i].nr_new_relocs);
+	vals = kvmalloc_array(max + 1, sizeof(*vals), GFP_KERNEL);
+	if (!vals)
+		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "relocating");
+	for (i = 0; i < u->nr_funcs && !ret; i++)
+		ret = ksplice_relocate_func(core, &u->funcs[i], vals);
+	kvfree(vals);
+	return ret;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The safety check: code may be replaced only while no task is inside
+ * it.  Runs inside stop_machine(), so every other task is switched out
+ * with a complete saved state and its stack can be walked with the ORC
+ * unwinder.  A return address or an interrupted IP inside a range (old
+ * code on apply, new code on undo) is a conflict.
+ */
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <asm/unwind.h>
+#include "ksplice.h"
+
+static int ksplice_range_cmp(const void *a, const void *b)
+{
+	const struct ksplice_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The end is inclusive: a return address equal to the end belongs to a
+ * call that was the range's last instruction.
+ */
+struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
+					    bool undo)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_ranges *rs;
+	struct ksplice_range *r;
+	unsigned long max_end = 0;
+	unsigned int i;
+
+	rs = kvzalloc(struct_size(rs, r, u->nr_funcs), GFP_KERNEL);
+	if (!rs)
+		return NULL;
+	for (i = 0; i < u->nr_funcs; i++) {
+		const struct ksplice_func *f = &u->funcs[i];
+
+		r = &rs->r[i];
+		r->name = f->name;
+		r->start = undo ? (unsigned long)f->new_code :
+				  core->fs[i].old_addr;
+		r->end = r->start + (undo ? f->new_size : f->pre_size);
+	}
+	rs->nr = u->nr_funcs;
+	sort(rs->r, rs->nr, sizeof(rs->r[0]), ksplice_range_cmp, NULL);
+	for (i = 0; i < rs->nr; i++) {
+		max_end = max(max_end, rs->r[i].end);
+		rs->r[i].max_end = max_end;
+	}
+	return rs;
+}
+
+/* The name of a range holding @ip, or NULL. */
+static const char *ksplice_range_of(const struct ksplice_ranges *rs,
+				    unsigned long ip)
+{
+	int lo = 0, hi = rs->nr - 1, mid, i = -1;
+
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rs->r[mid].start <= ip) {
+			i = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	/* Walk down while an earlier range could still reach @ip. */
+	for (; i >= 0 && rs->r[i].max_end >= ip; i--)
+		if (ip <= rs->r[i].end)
+			return rs->r[i].name;
+	return NULL;
+}
+
+static void ksplice_conflict(struct ksplice_conflicts *out,
+			     struct task_struct *t, const char *func)
+{
+	struct ksplice_conflict *c;
+
+	if (out->nr < KSPLICE_MAX_CONFLICTS) {
+		c = &out->c[out->nr];
+		memcpy(c->comm, t->comm, sizeof(c->comm));
+		c->comm[sizeof(c->comm) - 1] = '\0';
+		c->pid = task_pid_nr(t);
+		c->func = func;
+	}
+	out->nr++;
+}
+
+/*
+ * A stack we could not walk to its end may hide a frame in the range;
+ * that counts as a conflict too.
+ */
+static void ksplice_check_task(const struct ksplice_ranges *rs,
+			       struct task_struct *t,
+			       struct ksplice_conflicts *out)
+{
+	struct unwind_state state;
+	const char *name;
+	unsigned long ip;
+
+	/*
+	 * Every other CPU runs its stopper thread now, in stop_machine()
+	 * code; their stacks are live and cannot be walked from here.
+	 */
+	if (t != current && READ_ONCE(t->on_cpu))
+		return;
+	/* An exited task whose stack is already freed. */
+	if (!refcount_read(&t->stack_refcount))
+		return;
+
+	for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		ip = unwind_get_return_address(&state);
+		name = ip ? ksplice_range_of(rs, ip) : NULL;
+		if (name) {
+			ksplice_conflict(out, t, name);
+			return;
+		}
+	}
+	if (unwind_error(&state))
+		ksplice_conflict(out, t, "unwind_error");
+}
+
+void ksplice_check_stacks(const struct ksplice_ranges *rs,
+			  struct ksplice_conflicts *out)
+{
+	struct task_struct *g, *t;
+	int cpu;
+
+	out->nr = 0;
+	for_each_online_cpu(cpu)
+		ksplice_check_task(rs, ksplice_k.idle_task(cpu), out);
+	/* No CPU can be inside a tasklist_lock writer now; RCU for form. */
+	rcu_read_lock();
+	for_each_process_thread(g, t)
+		ksplice_check_task(rs, t, out);
+	rcu_read_unlock();
+}

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kallsyms access: the addresses a name has in vmlinux or in a module,
+ * and the kernel internals the core needs but which are not exported.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include "ksplice.h"
+
+struct ksplice_kernel ksplice_k;
+
+typedef unsigned long (*ksplice_lookup_name_t)(const char *name);
+static ksplice_lookup_name_t ksplice_kallsyms_lookup_name;
+
+/*
+ * kallsyms_lookup_name is not exported; a kprobe on it resolves its
+ * address without a guessed constant.
+ */
+static int ksplice_find_lookup_name(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret < 0)
+		return ret;
+	ksplice_kallsyms_lookup_name = (ksplice_lookup_name_t)kp.addr;
+	unregister_kprobe(&kp);
+	return ksplice_kallsyms_lookup_name ? 0 : -ENOENT;
+}
+
+unsigned long ksplice_lookup_name(const char *name)
+{
+	return ksplice_kallsyms_lookup_name(name);
+}
+
+#define KSPLICE_KSYM(field, name) { name, (void **)&ksplice_k.field }
+
+static const struct {
+	const char *name;
+	void **ptr;
+} ksplice_ksyms[] = {
+	KSPLICE_KSYM(text_poke, "text_poke"),
+	KSPLICE_KSYM(text_mutex, "text_mutex"),
+	KSPLICE_KSYM(module_mutex, "module_mutex"),
+	KSPLICE_KSYM(on_each_match_symbol, "kallsyms_on_each_match_symbol"),
+	KSPLICE_KSYM(lookup_size_offset, "kallsyms_lookup_size_offset"),
+	KSPLICE_KSYM(find_module, "find_module"),
+	KSPLICE_KSYM(module_address, "__module_address"),
+	KSPLICE_KSYM(stop_machine_cpuslocked, "stop_machine_cpuslocked"),
+	KSPLICE_KSYM(idle_task, "idle_task"),
+	KSPLICE_KSYM(jump_label_reserved, "jump_label_text_reserved"),
+	KSPLICE_KSYM(static_call_reserved, "static_call_text_reserved"),
+};
+
+int ksplice_symbols_init(void)
+{
+	int i, ret;
+
+	ret = ksplice_find_lookup_name();
+	if (ret) {
+		pr_err("cannot find kallsyms_lookup_name: %d\n", ret);
+		return ret;
+	}
+	for (i = 0; i < ARRAY_SIZE(ksplice_ksyms); i++) {
+		*ksplice_ksyms[i].ptr =
+			(void *)ksplice_lookup_name(ksplice_ksyms[i].name);
+		if (!*ksplice_ksyms[i].ptr) {
+			pr_err("cannot find kernel symbol %s\n",
+			       ksplice_ksyms[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+bool ksplice_is_vmlinux(const char *target)
+{
+	return !strcmp(target, "vmlinux");
+}
+
+/*
+ * Collects every address of a name, keeping the first @max; or, with
+ * @want set, only notes whether @want is among them.
+ */
+struct ksplice_addrs {
+	unsigned long *addrs;
+	int max;
+	int nr;
+	unsigned long want;
+	bool found;
+};
+
+static void ksplice_addrs_push(struct ksplice_addrs *a, unsigned long addr)
+{
+	if (a->want) {
+		a->found |= addr == a->want;
+		return;
+	}
+	if (a->nr < a->max)
+		a->addrs[a->nr] = addr;
+	a->nr++;
+}
+
+static int ksplice_vmlinux_cb(void *data, unsigned long addr)
+{
+	ksplice_addrs_push(data, addr);
+	return 0;
+}
+
+/* The module's symbols named @name; called under module_mutex. */
+static void ksplice_module_addrs(struct module *mod, const char *name,
+				 struct ksplice_addrs *a)
+{
+	struct mod_kallsyms *ks;
+	unsigned int i;
+
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	preempt_enable();
+
+	for (i = 0; i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = &ks->symtab[i];
+
+		if (sym->st_shndx == SHN_UNDEF)
+			continue;
+		if (!strcmp(ks->strtab + sym->st_name, name))
+			ksplice_addrs_push(a, sym->st_value);
+	}
+}
+
+/*
+ * Every address kallsyms has for @name in @target ("vmlinux" or a module
+ * name).  Returns how many there are (even beyond @max), or -ENOENT if the
+ * target module is not loaded.
+ */
+static int ksplice_walk(const char *target, const char *name,
+			struct ksplice_addrs *a)
+{
+	struct module *mod;
+
+	if (ksplice_is_vmlinux(target)) {
+		ksplice_k.on_each_match_symbol(ksplice_vmlinux_cb, name, a);
+		return 0;
+	}
+
+	mutex_lock(ksplice_k.module_mutex);
+	mod = ksplice_k.find_module(target);
+	if (mod && mod->state != MODULE_STATE_UNFORMED)
+		ksplice_module_addrs(mod, name, a);
+	mutex_unlock(ksplice_k.module_mutex);
+	return mod ? 0 : -ENOENT;
+}
+
+int ksplice_sym_addrs(const char *target, const char *name,
+		      unsigned long *addrs, int max)
+{
+	struct ksplice_addrs a = { .addrs = addrs, .max = max };
+	int ret;
+
+	ret = ksplice_walk(target, name, &a);
+	return ret ? ret : a.nr;
+}
+
+static bool ksplice_sym_is_in(const char *target, const char *name,
+			      unsigned long addr)
+{
+	struct ksplice_addrs a = { .want = addr };
+
+	return addr && !ksplice_walk(target, name, &a) && a.found;
+}
+
+/*
+ * Is @addr one of the addresses of @name as code of @target sees it?  A
+ * module's code also refers to vmlinux.
+ */
+bool ksplice_sym_is(const char *target, const char *name, unsigned long addr)
+{
+	if (ksplice_sym_is_in(target, name, addr))
+		return true;
+	return !ksplice_is_vmlinux(target) &&
+	       ksplice_sym_is_in("vmlinux", name, addr);
+}
+
+/*
+ * The one address of @name for code of @target: the target module's own
+ * symbol first, then vmlinux.  -ENOENT if none, -E2BIG if ambiguous.
+ */
+int ksplice_sym_unique(const char *target, const char *name,
+		       unsigned long *addr)
+{
+	int nr;
+
+	nr = ksplice_sym_addrs(target, name, addr, 1);
+	if (nr <= 0 && !ksplice_is_vmlinux(target))
+		nr = ksplice_sym_addrs("vmlinux", name, addr, 1);
+	if (nr <= 0)
+		return -ENOENT;
+	return nr == 1 ? 0 : -E2BIG;
+}
+
+/*
+ * The name of the symbol starting exactly at @addr (without a module
+ * suffix), false if @addr is not a symbol's start.
+ */
+bool ksplice_sym_start_name(unsigned long addr, char *buf, size_t len)
+{
+	char name[KSYM_SYMBOL_LEN];
+	unsigned long size, off;
+
+	if (!ksplice_k.lookup_size_offset(addr, &size, &off) || off)
+		return false;
+	sprint_symbol_no_offset(name, addr);
+	name[strcspn(name, " ")] = '\0';
+	strscpy(buf, name, len);
+	return true;
+}
