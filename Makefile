@@ -42,8 +42,11 @@ kmod:
 check: all
 	prove -v tests/t/
 
+demo:
+	scripts/demo
+
 clean:
 	rm -rf bin src/lib/libksplice.a $(LIB_OBJS) $(CREATE_OBJS) src/*.o
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 
-.PHONY: all kmod check clean
+.PHONY: all kmod check demo clean

@@ -292,7 +292,7 @@ int ksplice_register_update(struct ksplice_update *update)
 	ret = __ksplice_register(update, why, KSPLICE_DETAIL_LEN);
 	mutex_unlock(&ksplice_mutex);
 	if (ret)
-		pr_err("rejected update: %s\n", why[0] ? why : "error");
+		pr_warn("rejected update: %s\n", why[0] ? why : "error");
 	else
 		pr_info("%s: loaded, %u functions\n", update->id,
 			update->nr_funcs);

@@ -118,8 +118,9 @@ struct ksplice_kernel {
 	struct mutex *module_mutex;
 	int (*on_each_match_symbol)(int (*fn)(void *, unsigned long),
 				    const char *name, void *data);
-	int (*lookup_size_offset)(unsigned long addr, unsigned long *size,
-				  unsigned long *offset);
+	const char *(*kallsyms_lookup)(unsigned long addr, unsigned long *size,
+				       unsigned long *offset, char **modname,
+				       char *namebuf);
 	struct module *(*find_module)(const char *name);
 	struct module *(*module_address)(unsigned long addr);
 	int (*stop_machine_cpuslocked)(cpu_stop_fn_t fn, void *data,

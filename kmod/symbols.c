@@ -46,7 +46,7 @@ static const struct {
 	KSPLICE_KSYM(text_mutex, "text_mutex"),
 	KSPLICE_KSYM(module_mutex, "module_mutex"),
 	KSPLICE_KSYM(on_each_match_symbol, "kallsyms_on_each_match_symbol"),
-	KSPLICE_KSYM(lookup_size_offset, "kallsyms_lookup_size_offset"),
+	KSPLICE_KSYM(kallsyms_lookup, "kallsyms_lookup"),
 	KSPLICE_KSYM(find_module, "find_module"),
 	KSPLICE_KSYM(module_address, "__module_address"),
 	KSPLICE_KSYM(stop_machine_cpuslocked, "stop_machine_cpuslocked"),
@@ -202,18 +202,18 @@ int ksplice_sym_unique(const char *target, const char *name,
 }
 
 /*
- * The name of the symbol starting exactly at @addr (without a module
- * suffix), false if @addr is not a symbol's start.
+ * The name of the symbol starting exactly at @addr, false if @addr is not
+ * a symbol's start.  kallsyms_lookup() also knows ftrace trampolines.
  */
 bool ksplice_sym_start_name(unsigned long addr, char *buf, size_t len)
 {
-	char name[KSYM_SYMBOL_LEN];
+	char name[KSYM_NAME_LEN];
 	unsigned long size, off;
+	char *modname;
 
-	if (!ksplice_k.lookup_size_offset(addr, &size, &off) || off)
+	if (!ksplice_k.kallsyms_lookup(addr, &size, &off, &modname, name) ||
+	    off)
 		return false;
-	sprint_symbol_no_offset(name, addr);
-	name[strcspn(name, " ")] = '\0';
 	strscpy(buf, name, len);
 	return true;
 }

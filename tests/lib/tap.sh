@@ -35,7 +35,7 @@ is() {
 	fi
 }
 
-diag() { printf '# %s\n' "$*"; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
 
 bail() { echo "Bail out! $*"; exit 1; }
 

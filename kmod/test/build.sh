@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Builds the core, the self-test target module and the self-test update.
+set -e
+test_dir=$(cd "$(dirname "$0")" && pwd)
+kmod=$(dirname "$test_dir")
+. "$kmod/../versions"
+kdir=${KDIR:-/usr/src/linux-headers-$KSPLICE_KERNEL_ABI}
+
+make -s -C "$kdir" M="$kmod" modules
+make -s -C "$kdir" M="$test_dir/target" modules
+"$test_dir/gen-update.py" selftest ksplice_target \
+	"$test_dir/target/target.o" "$test_dir/target/target_v2.o" \
+	ksplice_test_target ksplice_test_sleeper >"$test_dir/update/update.c"
+make -s -C "$kdir" M="$test_dir/update" \
+	KBUILD_EXTRA_SYMBOLS="$kmod/Module.symvers" modules

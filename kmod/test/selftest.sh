@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The core's self-test, run as root in a test guest (tests/vm/run) with
+# ksplice.ko, ksplice_target.ko and selftest_update.ko in the cwd.
+# Prints one line per check; exits non-zero if any failed.
+
+fails=0
+ok() { echo "ok   $*"; }
+nok() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() {	# DESCRIPTION EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1: want '$2', got '$3'"; fi
+}
+u=/sys/kernel/ksplice/selftest
+value() { cat /proc/ksplice_target; }
+
+insmod ksplice.ko || { nok "insmod ksplice.ko"; exit 1; }
+check "core creates /sys/kernel/ksplice" yes "$([ -d /sys/kernel/ksplice ] && echo yes)"
+insmod ksplice_target.ko
+check "target runs old code" 41 "$(value)"
+
+# Registration must refuse broken updates.
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
+		nok "bad=$bad registered"
+		rmmod selftest_update
+	else
+		ok "bad=$bad rejected: $(dmesg | grep 'rejected update' | tail -n 1 | sed 's/.*rejected update: //')"
+	fi
+done
+check "no update left in sysfs" "" "$(ls /sys/kernel/ksplice)"
+
+# Broken updates that register but must not apply.
+for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
+	    104:failed_to_find 105:failed_to_find 106:no_match 107:bad_update; do
+	bad=${case%%:*} want=${case#*:}
+	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
+	if echo applied >$u/stage 2>/dev/null; then
+		nok "bad=$bad applied"
+		echo reversed >$u/stage
+	else
+		check "bad=$bad: $(cat $u/abort_detail)" "$want" "$(cat $u/abort_cause)"
+	fi
+	check "bad=$bad stays loaded" loaded "$(cat $u/stage)"
+	check "bad=$bad: old code still runs" 41 "$(value)"
+	rmmod selftest_update
+done
+
+# The good update.
+insmod selftest_update.ko || nok "insmod selftest_update.ko"
+check "stage after load" loaded "$(cat $u/stage)"
+check "abort_cause after load" none "$(cat $u/abort_cause)"
+echo applied >$u/stage && ok "apply" || nok "apply: $(cat $u/abort_cause): $(cat $u/abort_detail)"
+check "stage after apply" applied "$(cat $u/stage)"
+check "new code runs" 140 "$(value)"
+echo "     functions:"; sed 's/^/       /' $u/functions
+echo "     pause_ns: $(cat $u/pause_ns)"
+rmmod selftest_update 2>/dev/null && nok "rmmod of an applied update" || ok "applied update cannot be removed"
+rmmod ksplice_target 2>/dev/null && nok "rmmod of a patched target" || ok "patched target cannot be removed"
+echo applied >$u/stage 2>/dev/null && nok "second apply" || check "second apply refused" already_applied "$(cat $u/abort_cause)"
+
+# ftrace keeps working on a patched function.
+t=/sys/kernel/tracing
+if [ -d $t ]; then
+	echo ksplice_test_target >$t/set_ftrace_filter
+	echo function >$t/current_tracer
+	check "traced patched function runs new code" 140 "$(value)"
+	check "tracer sees the old entry" yes "$(grep -q ksplice_test_target $t/trace && echo yes)"
+fi
+
+# Undo blocked by a task sleeping in the new code.
+echo 2 >$u/max_tries
+echo 100 >$u/retry_interval_ms
+echo "sleep 4000" >/proc/ksplice_target &
+sleep 1
+echo reversed >$u/stage 2>/dev/null && nok "undo with a task in new code" ||
+	check "undo blocked: $(cat $u/abort_detail)" code_busy "$(cat $u/abort_cause)"
+echo "     conflicts: $(cat $u/conflicts)"
+check "conflict names the function" yes "$(grep -q ' ksplice_test_sleeper$' $u/conflicts && echo yes)"
+wait
+echo reversed >$u/stage && ok "undo" || nok "undo: $(cat $u/abort_cause): $(cat $u/abort_detail)"
+check "stage after undo" reversed "$(cat $u/stage)"
+check "old code runs again (traced)" 41 "$(value)"
+
+# Apply blocked by a task sleeping in the old code; works once it left.
+echo "sleep 4000" >/proc/ksplice_target &
+sleep 1
+echo applied >$u/stage 2>/dev/null && nok "apply with a task in old code" ||
+	check "apply blocked: $(cat $u/abort_detail)" code_busy "$(cat $u/abort_cause)"
+wait
+echo applied >$u/stage && ok "re-apply (traced)" || nok "re-apply: $(cat $u/abort_cause): $(cat $u/abort_detail)"
+check "new code runs after re-apply" 140 "$(value)"
+[ -d $t ] && echo nop >$t/current_tracer
+echo reversed >$u/stage && ok "undo again" || nok "undo again"
+echo reversed >$u/stage 2>/dev/null && nok "second undo" || check "second undo refused" not_applied "$(cat $u/abort_cause)"
+check "old code runs" 41 "$(value)"
+
+rmmod selftest_update && ok "reversed update can be removed" || nok "rmmod selftest_update"
+rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"
+rmmod ksplice && ok "core can be removed" || nok "rmmod ksplice"
+dmesg | grep -E 'WARNING|BUG|Oops|ksplice: (selftest: (applied|reversed))' | sed 's/^/     /'
+echo "$fails failures"
+[ "$fails" = 0 ]

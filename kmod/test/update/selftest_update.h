@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Frame of the self-test update modules written by gen-update.py: the
+ * replacement code as raw bytes in the module's text, the update
+ * structure, and bad=N, which breaks the update in a known way before
+ * registering it.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <generated/utsrelease.h>
+#include "ksplice-update.h"
+
+#define KSPLICE_NEW_CODE(sym, bytes)					\
+	extern unsigned char sym[], sym##_end[];			\
+	asm(".pushsection .text.ksplice_" #sym ",\"ax\",@progbits\n"	\
+	    ".balign 16\n" #sym ":\n.byte " bytes "\n"			\
+	    #sym "_end:\n.popsection\n")
+
+#define KSPLICE_FUNC(fname, ftarget, i) {				\
+	.name = fname, .target = ftarget,				\
+	.pre = pre##i, .pre_size = sizeof(pre##i),			\
+	.pre_relocs = pre_relocs##i,					\
+	.nr_pre_relocs = ARRAY_SIZE(pre_relocs##i) - 1,			\
+	.pre_sites = pre_sites##i,					\
+	.nr_pre_sites = ARRAY_SIZE(pre_sites##i) - 1,			\
+	.new_code = new##i,						\
+	.new_relocs = new_relocs##i,					\
+	.nr_new_relocs = ARRAY_SIZE(new_relocs##i) - 1,			\
+	}
+
+/* Sizes of the raw new code, known only at link time. */
+#define KSPLICE_SIZES(i)						\
+	funcs[i].new_size = new##i##_end - new##i
+
+void ksplice_test_break(struct ksplice_update *u, int bad);
+
+#define KSPLICE_UPDATE(uid)						\
+	static int bad;							\
+	module_param(bad, int, 0);					\
+	static struct ksplice_update update = {				\
+		.abi = KSPLICE_ABI_VERSION,				\
+		.id = uid,						\
+		.kernel_release = UTS_RELEASE,				\
+		.mod = THIS_MODULE,					\
+		.funcs = funcs,						\
+		.nr_funcs = ARRAY_SIZE(funcs),				\
+	};								\
+	static int __init ksplice_update_init(void)			\
+	{								\
+		ksplice_test_sizes();					\
+		ksplice_test_break(&update, bad);			\
+		return ksplice_register_update(&update);		\
+	}								\
+	static void __exit ksplice_update_exit(void)			\
+	{								\
+		ksplice_unregister_update(&update);			\
+	}								\
+	module_init(ksplice_update_init);				\
+	module_exit(ksplice_update_exit);				\
+	MODULE_LICENSE("GPL")
