@@ -27,6 +27,7 @@ enum ksplice_site_kind {
 	KSPLICE_SITE_MCOUNT = 1,	/* __mcount_loc: call __fentry__ */
 	KSPLICE_SITE_RETURN,		/* .return_sites: jmp __x86_return_thunk */
 	KSPLICE_SITE_RETPOLINE,		/* .retpoline_sites: call/jmp thunk */
+	KSPLICE_SITE_STATIC_CALL,	/* .static_call_sites: call/jmp __SCT__x */
 	KSPLICE_SITE_MAX,
 };
 

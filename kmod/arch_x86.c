@@ -190,14 +190,14 @@ static bool ksplice_site_fail(const struct ksplice_site_ctx *c,
 /*
  * ftrace leaves an mcount site as the 5-byte nop, or makes it call one of
  * its entry points: ftrace_caller, ftrace_regs_caller, a per-ops
- * "ftrace_trampoline", or a BPF trampoline (direct call).  Nothing else
- * may be there, so any other call target is a mismatch.
+ * trampoline (which kallsyms_lookup() does not name, so it is recognized
+ * by is_ftrace_trampoline()), or a BPF trampoline (direct call).  Any
+ * other call target is a mismatch.
  */
 static bool ksplice_ftrace_entry(const char *name)
 {
 	static const char * const names[] = {
 		"__fentry__", "ftrace_caller", "ftrace_regs_caller",
-		"ftrace_trampoline",
 	};
 	int i;
 
@@ -211,12 +211,16 @@ static bool ksplice_match_mcount(const struct ksplice_site_ctx *c)
 {
 	static const u8 nop5[] = { BYTES_NOP5 };
 	char name[KSYM_NAME_LEN];
+	unsigned long dest;
 
 	if (!memcmp(c->run, nop5, sizeof(nop5)))
 		return true;
-	if (c->run[0] == X86_CALL &&
-	    ksplice_sym_start_name(ksplice_rel32_dest(c), name, sizeof(name)) &&
-	    ksplice_ftrace_entry(name))
+	if (c->run[0] != X86_CALL)
+		return ksplice_site_fail(c, "mcount");
+	dest = ksplice_rel32_dest(c);
+	if (ksplice_k.is_ftrace_trampoline(dest) ||
+	    (ksplice_sym_start_name(dest, name, sizeof(name)) &&
+	     ksplice_ftrace_entry(name)))
 		return true;
 	return ksplice_site_fail(c, "mcount");
 }

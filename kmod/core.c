@@ -7,6 +7,8 @@
  * applied the core holds a reference on its module (its code is live)
  * and on every target module (their code carries its jumps).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>

@@ -121,6 +121,7 @@ struct ksplice_kernel {
 	const char *(*kallsyms_lookup)(unsigned long addr, unsigned long *size,
 				       unsigned long *offset, char **modname,
 				       char *namebuf);
+	bool (*is_ftrace_trampoline)(unsigned long addr);
 	struct module *(*find_module)(const char *name);
 	struct module *(*module_address)(unsigned long addr);
 	int (*stop_machine_cpuslocked)(cpu_stop_fn_t fn, void *data,

@@ -5,6 +5,8 @@
  * the jumps of every function of the update.  Either all functions
  * change in one stop or none does.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpu.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>

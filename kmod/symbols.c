@@ -3,6 +3,8 @@
  * kallsyms access: the addresses a name has in vmlinux or in a module,
  * and the kernel internals the core needs but which are not exported.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -47,6 +49,7 @@ static const struct {
 	KSPLICE_KSYM(module_mutex, "module_mutex"),
 	KSPLICE_KSYM(on_each_match_symbol, "kallsyms_on_each_match_symbol"),
 	KSPLICE_KSYM(kallsyms_lookup, "kallsyms_lookup"),
+	KSPLICE_KSYM(is_ftrace_trampoline, "is_ftrace_trampoline"),
 	KSPLICE_KSYM(find_module, "find_module"),
 	KSPLICE_KSYM(module_address, "__module_address"),
 	KSPLICE_KSYM(stop_machine_cpuslocked, "stop_machine_cpuslocked"),

@@ -13,6 +13,10 @@ check() {	# DESCRIPTION EXPECTED ACTUAL
 u=/sys/kernel/ksplice/selftest
 value() { cat /proc/ksplice_target; }
 
+v=/sys/devices/system/cpu/vulnerabilities
+for f in spectre_v2 retbleed spec_rstack_overflow indirect_target_selection; do
+	[ -e $v/$f ] && echo "     $f: $(cat $v/$f)"
+done
 insmod ksplice.ko || { nok "insmod ksplice.ko"; exit 1; }
 check "core creates /sys/kernel/ksplice" yes "$([ -d /sys/kernel/ksplice ] && echo yes)"
 insmod ksplice_target.ko

@@ -229,7 +229,7 @@ static void copy_specials(struct newobj *no, size_t nr_funcs)
 		const struct special *sp = &special_sections[s];
 		struct special_arg a = { no, -1, -1 };
 
-		if (!elf_find_section(&no->unit->post, sp->name))
+		if (sp->pre_only || !elf_find_section(&no->unit->post, sp->name))
 			continue;
 		if (sp->parallel && !elf_find_section(&no->unit->post, sp->parallel))
 			continue;

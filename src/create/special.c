@@ -11,6 +11,13 @@ const struct special special_sections[] = {
 	{ .name = ".return_sites", .entry_size = 4, .site_kind = KSPLICE_SITE_RETURN },
 	/* objtool: alternative.c's apply_retpolines() rewrites these */
 	{ .name = ".retpoline_sites", .entry_size = 4, .site_kind = KSPLICE_SITE_RETPOLINE },
+	/*
+	 * objtool: static_call_init() points these at the key's function.
+	 * Their keys are not exported, so new code keeps calling through the
+	 * (exported) trampoline, which always jumps to the current function.
+	 */
+	{ .name = ".static_call_sites", .entry_size = 8,
+	  .site_kind = KSPLICE_SITE_STATIC_CALL, .pre_only = true },
 	/* objtool's ORC data: the unwinder needs it to walk new code */
 	{ .name = ".orc_unwind_ip", .entry_size = 4, .parallel = ".orc_unwind", .parallel_size = 6 },
 	/* exception fixups: a faulting user access in new code recovers */

@@ -17,6 +17,7 @@ struct special {
 	unsigned int site_kind;		/* enum ksplice_site_kind, 0: none */
 	const char *parallel;		/* a section indexed like this one */
 	unsigned int parallel_size;	/* its entry size */
+	bool pre_only;			/* not carried with new code */
 };
 
 extern const struct special special_sections[];

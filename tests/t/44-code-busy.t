@@ -1,0 +1,45 @@
+#!/bin/bash
+# The safety check: a task blocked inside the function being replaced (cat
+# reading an empty pipe sleeps in pipe_read) makes apply retry and then give
+# up with code_busy, naming the task; the kernel text is unchanged.  Once
+# the task has left the function, the same update applies.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/update.sh"
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+plan 9
+upd=$(make_update "$KSPLICE_TOP/tests/patches/pipe_read.patch" pipe)
+ok $? "ksplice-create builds the pipe_read update"
+
+# Output goes to files, never through a pipe: a shell reading a pipe would
+# itself be inside pipe_read.
+out=$(vm --file "$upd" -- '
+	sleep 600 | cat >/dev/null &
+	sleep 1
+	catpid=$(pidof cat)
+	echo "CAT-PID=$catpid"
+	before=$(kpeek pipe_read 16)
+	start=$(date +%s)
+	ksplice-apply --max-tries 3 --retry-interval 300 ksplice-pipe.tar.gz >/tmp/apply1 2>&1
+	echo "APPLY1-STATUS=$? SECONDS=$(( $(date +%s) - start ))"
+	sed "s/^/APPLY1: /" /tmp/apply1
+	after=$(kpeek pipe_read 16)
+	[ "$before" = "$after" ] && echo TEXT-UNCHANGED
+	kill $(pidof sleep); wait
+	ksplice-apply ksplice-pipe.tar.gz >/tmp/apply2 2>&1
+	echo "APPLY2-STATUS=$?"
+	echo data >/tmp/x; cat /tmp/x | cat >/tmp/y; echo "PIPE-WORKS=$(cat /tmp/y)"
+	ksplice-undo pipe >/tmp/undo 2>&1; echo "UNDO-STATUS=$?"
+	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
+' 2>&1)
+diag "$out"
+catpid=$(printf '%s\n' "$out" | sed -n 's/^CAT-PID=//p')
+like "$out" 'APPLY1-STATUS=[1-9]' "apply fails while cat sleeps in pipe_read"
+like "$out" 'APPLY1: .*(code_busy|running the code)' "the cause is that the code is busy"
+like "$out" "APPLY1: .*cat.* $catpid .*pipe_read|APPLY1: .*cat.*\($catpid\).*pipe_read" "the blocking task (comm, pid) and the function are named"
+like "$out" 'TEXT-UNCHANGED' "the kernel text is unchanged after the refusal"
+like "$out" 'APPLY2-STATUS=0' "once the task has left the function, the update applies"
+like "$out" 'PIPE-WORKS=data' "pipes work through the new code"
+like "$out" 'UNDO-STATUS=0' "and it undoes"
+unlike "$out" '^DMESG' "no oops or warning"
