@@ -200,6 +200,51 @@ static void add_change(struct diff *d, enum change_kind kind,
 	c->post = post;
 }
 
+static bool has_change(const struct diff *d, const struct symbol *post)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_changes; i++)
+		if (d->changes[i].post == post)
+			return true;
+	return false;
+}
+
+/* The other half of a function gcc split into hot and cold parts. */
+static struct symbol *partner(const struct object *obj, const char *name)
+{
+	size_t n = strlen(name);
+	struct symbol *s;
+	char *other;
+
+	if (n > 5 && !strcmp(name + n - 5, ".cold"))
+		other = xstrndup(name, n - 5);
+	else
+		other = xasprintf("%s.cold", name);
+	s = elf_find_function(obj, other);
+	free(other);
+	return s;
+}
+
+/*
+ * The hot part jumps into the middle of the cold part and back: one of
+ * them replaced means both, or new code would run old code halfway.
+ */
+static void add_partners(const struct object *pre, const struct object *post,
+			 struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_changes; i++) {
+		struct symbol *b = partner(post, d->changes[i].post->name), *a;
+
+		if (!b || has_change(d, b) || diff_is_init_section(b->sec))
+			continue;
+		a = elf_find_function(pre, b->name);
+		add_change(d, a ? FUNC_CHANGED : FUNC_NEW, a, b);
+	}
+}
+
 int diff_objects(const struct object *pre, const struct object *post,
 		 struct diff *d, FILE *log)
 {
@@ -222,6 +267,7 @@ int diff_objects(const struct object *pre, const struct object *post,
 		}
 		add_change(d, a ? FUNC_CHANGED : FUNC_NEW, a, b);
 	}
+	add_partners(pre, post, d);
 	return 0;
 }
 

@@ -7,7 +7,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 8
+plan 10
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -25,6 +25,8 @@ int untouched(int a) { return a ^ 0x55; }
 #define SHARED __attribute__((section(".text.shared"), noinline))
 SHARED int grows(int a) { return h1(a); }
 SHARED int shifted(int a) { log_msg("shifted"); return h2(a) + counter; }
+extern void cold_path(int) __attribute__((cold));
+int split(int a) { if (__builtin_expect(a > 1000, 0)) { cold_path(a); log_msg("split: cold"); return -1; } return a * 5 + 1; }
 C
 
 # The post object: body's code differs, callee calls another function,
@@ -43,6 +45,8 @@ int untouched(int a) { return a ^ 0x55; }
 #define SHARED __attribute__((section(".text.shared"), noinline))
 SHARED int grows(int a) { return h1(a) * h2(a) + h1(a + 1); }
 SHARED int shifted(int a) { log_msg("shifted"); return h2(a) + counter; }
+extern void cold_path(int) __attribute__((cold));
+int split(int a) { if (__builtin_expect(a > 1000, 0)) { cold_path(a); log_msg("split: cold"); return -1; } return a * 5 + 2; }
 C
 
 out=$("$create" --diff-objects "$tmp/pre.o" "$tmp/post.o" 2>&1)
@@ -53,6 +57,8 @@ unlike "$out" 'layout' "same code whose string and variable moved is unchanged"
 unlike "$out" 'untouched' "an unchanged function is not reported"
 unlike "$out" 'shifted' "same code at another offset of a shared section (all relocation offsets moved) is unchanged"
 like "$out" '^new fresh$' "a new function is reported as new"
+like "$out" '^changed split$' "a function gcc split into hot and cold parts is changed..."
+like "$out" '^changed split.cold$' "  ... with its cold part, though only the hot part's code differs"
 
 same=$("$create" --diff-objects "$tmp/pre.o" "$tmp/pre.o" 2>&1)
 is "$same" "" "an object compared with itself has no changes"
