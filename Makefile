@@ -13,13 +13,13 @@ CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= build/guest/usr/local/bin/kpeek
+GUEST_TOOLS	:= build/guest/usr/local/bin/kpeek build/guest/usr/local/bin/spawn
 
 all: $(TOOLS) $(GUEST_TOOLS)
 
 build/guest/usr/local/bin/%: tests/vm/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -static -o $@ $<
+	$(CC) -O2 -Wall -static -pthread -o $@ $<
 
 src/lib/libksplice.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -41,6 +41,11 @@ kmod:
 
 check: all
 	prove -v tests/t/
+
+# Only the update file fuzzer, for KSPLICE_FUZZ_SECONDS (default 60).
+fuzz:
+	prove -v tests/t/15-fuzz.t
+.PHONY: fuzz
 
 demo:
 	scripts/demo

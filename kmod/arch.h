@@ -17,6 +17,7 @@
 
 /* What a site matcher sees: one site of one candidate. */
 struct ksplice_site_ctx {
+	const char *target;			/* of the function */
 	const struct ksplice_reloc *rel;	/* the pre reloc of the site */
 	const u8 *pre;				/* pre bytes at the site */
 	const u8 *run;				/* running bytes at the site */

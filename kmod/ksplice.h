@@ -19,7 +19,7 @@
 #define KSPLICE_DETAIL_LEN	256
 #define KSPLICE_MAX_CONFLICTS	64
 #define KSPLICE_MAX_CANDIDATES	32
-#define KSPLICE_MAX_EXPECT	4096
+#define KSPLICE_MAX_EXPECT	KSPLICE_MAX_CODE
 #define KSPLICE_DEFAULT_TRIES	5
 #define KSPLICE_DEFAULT_INTERVAL_MS	1000
 
@@ -37,6 +37,7 @@ enum ksplice_abort {
 	KSPLICE_ABORT_BAD_UPDATE,
 	KSPLICE_ABORT_ALREADY_APPLIED,
 	KSPLICE_ABORT_NOT_APPLIED,
+	KSPLICE_ABORT_UNPATCHABLE,
 	KSPLICE_ABORT_OUT_OF_MEMORY,
 	KSPLICE_ABORT_UNEXPECTED,
 };
@@ -143,7 +144,7 @@ int ksplice_sym_addrs(const char *target, const char *name,
 bool ksplice_sym_is(const char *target, const char *name, unsigned long addr);
 int ksplice_sym_unique(const char *target, const char *name,
 		       unsigned long *addr);
-bool ksplice_sym_start_name(unsigned long addr, char *buf, size_t len);
+bool ksplice_sym_start_name(unsigned long addr, char *buf);
 bool ksplice_is_vmlinux(const char *target);
 
 /* bindings.c */

@@ -26,7 +26,8 @@ struct ksplice_match {
 	char why[KSPLICE_DETAIL_LEN];
 };
 
-static bool ksplice_fail(struct ksplice_match *m, const char *fmt, ...)
+static __printf(2, 3) bool ksplice_fail(struct ksplice_match *m,
+					 const char *fmt, ...)
 {
 	va_list args;
 
@@ -55,7 +56,8 @@ static bool ksplice_match_bytes(struct ksplice_match *m)
 static bool ksplice_match_sites(struct ksplice_match *m)
 {
 	const struct ksplice_func *f = m->f;
-	struct ksplice_site_ctx c = { .why = m->why, .why_len = sizeof(m->why) };
+	struct ksplice_site_ctx c = { .target = f->target, .why = m->why,
+				      .why_len = sizeof(m->why) };
 	unsigned int i, off;
 
 	for (i = 0; i < f->nr_pre_sites; i++) {
@@ -260,7 +262,7 @@ static int ksplice_match_one(struct ksplice_match *m)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: unreadable", m->f->name);
 	if (!ksplice_window_free(fs))
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_NO_MATCH,
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s+0x%x: jump label or static call where the jump goes",
 					 m->f->name, fs->patch_off);
 	return 0;

@@ -205,18 +205,15 @@ int ksplice_sym_unique(const char *target, const char *name,
 }
 
 /*
- * The name of the symbol starting exactly at @addr, false if @addr is not
- * a symbol's start.  kallsyms_lookup() also knows ftrace trampolines.
+ * The name of the symbol starting exactly at @addr, into @buf of
+ * KSYM_NAME_LEN bytes; false if @addr is not a symbol's start.
+ * kallsyms_lookup() also knows BPF trampolines.
  */
-bool ksplice_sym_start_name(unsigned long addr, char *buf, size_t len)
+bool ksplice_sym_start_name(unsigned long addr, char *buf)
 {
-	char name[KSYM_NAME_LEN];
 	unsigned long size, off;
 	char *modname;
 
-	if (!ksplice_k.kallsyms_lookup(addr, &size, &off, &modname, name) ||
-	    off)
-		return false;
-	strscpy(buf, name, len);
-	return true;
+	return ksplice_k.kallsyms_lookup(addr, &size, &off, &modname, buf) &&
+	       !off;
 }

@@ -33,6 +33,7 @@ static const char * const ksplice_abort_names[] = {
 	[KSPLICE_ABORT_BAD_UPDATE] = "bad_update",
 	[KSPLICE_ABORT_ALREADY_APPLIED] = "already_applied",
 	[KSPLICE_ABORT_NOT_APPLIED] = "not_applied",
+	[KSPLICE_ABORT_UNPATCHABLE] = "unpatchable",
 	[KSPLICE_ABORT_OUT_OF_MEMORY] = "out_of_memory",
 	[KSPLICE_ABORT_UNEXPECTED] = "unexpected",
 };
@@ -128,12 +129,12 @@ static ssize_t functions_show(struct kobject *kobj, struct kobj_attribute *a,
 	unsigned int i;
 	ssize_t n = 0;
 
-	mutex_lock(&ksplice_mutex);
+	/* Not under ksplice_mutex: an apply may hold it for seconds. */
 	for (i = 0; i < u->nr_funcs; i++)
 		n += sysfs_emit_at(buf, n, "%s 0x%lx 0x%lx\n",
-				   u->funcs[i].name, core->fs[i].old_addr,
+				   u->funcs[i].name,
+				   READ_ONCE(core->fs[i].old_addr),
 				   (unsigned long)u->funcs[i].new_code);
-	mutex_unlock(&ksplice_mutex);
 	return n;
 }
 

@@ -15,20 +15,20 @@
 #define KSPLICE_WHY(fmt, ...) \
 	(snprintf(why, len, fmt, ##__VA_ARGS__), -EINVAL)
 
-/* Bytes from @addr to the end of the module region holding it, or 0. */
+/*
+ * Bytes from @p to the end of the module's core region, or 0 if @p is not
+ * in it.  Init sections are freed after the module's init, and the core
+ * uses the update long after that.
+ */
 static unsigned long ksplice_mod_room(const struct module *mod,
 				      const void *p)
 {
 	unsigned long addr = (unsigned long)p;
-	const struct module_layout *l;
+	unsigned long base = (unsigned long)mod->core_layout.base;
 
-	if (within_module_core(addr, mod))
-		l = &mod->core_layout;
-	else if (within_module_init(addr, mod))
-		l = &mod->init_layout;
-	else
+	if (addr < base || addr - base >= mod->core_layout.size)
 		return 0;
-	return (unsigned long)l->base + l->size - addr;
+	return base + mod->core_layout.size - addr;
 }
 
 static bool ksplice_in_mod(const struct module *mod, const void *p,

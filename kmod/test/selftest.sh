@@ -11,6 +11,7 @@ check() {	# DESCRIPTION EXPECTED ACTUAL
 	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1: want '$2', got '$3'"; fi
 }
 u=/sys/kernel/ksplice/selftest
+old="41 61 60" new="140 62 63"
 value() { cat /proc/ksplice_target; }
 
 v=/sys/devices/system/cpu/vulnerabilities
@@ -20,7 +21,7 @@ done
 insmod ksplice.ko || { nok "insmod ksplice.ko"; exit 1; }
 check "core creates /sys/kernel/ksplice" yes "$([ -d /sys/kernel/ksplice ] && echo yes)"
 insmod ksplice_target.ko
-check "target runs old code" 41 "$(value)"
+check "target runs old code" "$old" "$(value)"
 
 # Registration must refuse broken updates.
 for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
@@ -35,7 +36,8 @@ check "no update left in sysfs" "" "$(ls /sys/kernel/ksplice)"
 
 # Broken updates that register but must not apply.
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
-	    104:failed_to_find 105:failed_to_find 106:no_match 107:bad_update; do
+	    104:failed_to_find 105:failed_to_find 106:no_match 107:bad_update \
+	    108:unpatchable; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then
@@ -45,7 +47,7 @@ for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 		check "bad=$bad: $(cat $u/abort_detail)" "$want" "$(cat $u/abort_cause)"
 	fi
 	check "bad=$bad stays loaded" loaded "$(cat $u/stage)"
-	check "bad=$bad: old code still runs" 41 "$(value)"
+	check "bad=$bad: old code still runs" "$old" "$(value)"
 	rmmod selftest_update
 done
 
@@ -55,7 +57,7 @@ check "stage after load" loaded "$(cat $u/stage)"
 check "abort_cause after load" none "$(cat $u/abort_cause)"
 echo applied >$u/stage && ok "apply" || nok "apply: $(cat $u/abort_cause): $(cat $u/abort_detail)"
 check "stage after apply" applied "$(cat $u/stage)"
-check "new code runs" 140 "$(value)"
+check "new code runs" "$new" "$(value)"
 echo "     functions:"; sed 's/^/       /' $u/functions
 echo "     pause_ns: $(cat $u/pause_ns)"
 rmmod selftest_update 2>/dev/null && nok "rmmod of an applied update" || ok "applied update cannot be removed"
@@ -67,7 +69,7 @@ t=/sys/kernel/tracing
 if [ -d $t ]; then
 	echo ksplice_test_target >$t/set_ftrace_filter
 	echo function >$t/current_tracer
-	check "traced patched function runs new code" 140 "$(value)"
+	check "traced patched function runs new code" "$new" "$(value)"
 	check "tracer sees the old entry" yes "$(grep -q ksplice_test_target $t/trace && echo yes)"
 fi
 
@@ -83,7 +85,7 @@ check "conflict names the function" yes "$(grep -q ' ksplice_test_sleeper$' $u/c
 wait
 echo reversed >$u/stage && ok "undo" || nok "undo: $(cat $u/abort_cause): $(cat $u/abort_detail)"
 check "stage after undo" reversed "$(cat $u/stage)"
-check "old code runs again (traced)" 41 "$(value)"
+check "old code runs again (traced)" "$old" "$(value)"
 
 # Apply blocked by a task sleeping in the old code; works once it left.
 echo "sleep 4000" >/proc/ksplice_target &
@@ -92,11 +94,23 @@ echo applied >$u/stage 2>/dev/null && nok "apply with a task in old code" ||
 	check "apply blocked: $(cat $u/abort_detail)" code_busy "$(cat $u/abort_cause)"
 wait
 echo applied >$u/stage && ok "re-apply (traced)" || nok "re-apply: $(cat $u/abort_cause): $(cat $u/abort_detail)"
-check "new code runs after re-apply" 140 "$(value)"
+check "new code runs after re-apply" "$new" "$(value)"
 [ -d $t ] && echo nop >$t/current_tracer
 echo reversed >$u/stage && ok "undo again" || nok "undo again"
 echo reversed >$u/stage 2>/dev/null && nok "second undo" || check "second undo refused" not_applied "$(cat $u/abort_cause)"
-check "old code runs" 41 "$(value)"
+check "old code runs" "$old" "$(value)"
+
+# Static calls pointed elsewhere (and the NULL one at a function): the
+# sites are calls to other functions now, which matching must accept.
+echo "sc 1" >/proc/ksplice_target
+check "retargeted static calls" "41 41 40" "$(value)"
+echo applied >$u/stage && ok "apply with retargeted static calls" ||
+	nok "apply with retargeted static calls: $(cat $u/abort_detail)"
+check "new code with retargeted static calls" "140 42 42" "$(value)"
+echo "sc 0" >/proc/ksplice_target
+check "static calls back, new code" "$new" "$(value)"
+echo reversed >$u/stage && ok "undo" || nok "undo: $(cat $u/abort_detail)"
+check "old code runs" "$old" "$(value)"
 
 rmmod selftest_update && ok "reversed update can be removed" || nok "rmmod selftest_update"
 rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"

@@ -351,6 +351,13 @@ static int pack(struct work *w)
 	char real[PATH_MAX];
 	size_t i, j;
 
+	/* What INSTALL_MOD_STRIP=1 does: the target has no use for DWARF. */
+	for (i = 0; files[i]; i++) {
+		const char *strip[] = { "strip", "--strip-debug", files[i], NULL };
+
+		if (run_command(strip))
+			return error("strip --strip-debug %s failed", files[i]);
+	}
 	manifest_init(&m);
 	m.format = UPDATE_FORMAT;
 	m.id = xstrdup(w->update.id);

@@ -3,9 +3,13 @@
  * Target module of the core's self-test: small functions for a test
  * update to replace, driven through /proc/ksplice_target.
  *
- *   cat /proc/ksplice_target        calls ksplice_test_target(20)
+ *   cat /proc/ksplice_target        prints ksplice_test_target(20),
+ *                                   ksplice_test_caller(20) and
+ *                                   ksplice_test_tail(20)
  *   echo sleep N >/proc/ksplice_target
  *                                   sleeps N ms in ksplice_test_sleeper()
+ *   echo sc N >/proc/ksplice_target points the static calls elsewhere
+ *                                   (N=1) or back (N=0)
  *
  * Built twice: as is (the running code and the pre object) and with
  * KSPLICE_V2 (the post object, never loaded).
@@ -15,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/static_call.h>
 #include <linux/uaccess.h>
 
 int ksplice_test_counter;
@@ -37,6 +42,66 @@ noinline int ksplice_test_target(int x)
 #endif
 }
 
+static int ksplice_test_triple(int x)
+{
+	return 3 * x;
+}
+
+static void ksplice_test_note(int x)
+{
+	ksplice_test_counter += x;
+}
+
+DEFINE_STATIC_CALL(ksplice_test_sc, ksplice_test_triple);
+DEFINE_STATIC_CALL_NULL(ksplice_test_null, ksplice_test_note);
+
+/* Static call sites: a call, and a NULL (nop) conditional call. */
+noinline int ksplice_test_caller(int x)
+{
+	int ret;
+
+	ksplice_test_counter++;
+#ifndef KSPLICE_V2
+	ret = static_call(ksplice_test_sc)(x) + 1;
+#else
+	ret = static_call(ksplice_test_sc)(x) + 2;
+#endif
+	static_call_cond(ksplice_test_null)(x);
+	return ret;
+}
+
+/*
+ * A static call right after the ftrace site, where the jump would go:
+ * the update must refuse to patch it (bad=108 of the self-test).
+ */
+noinline int ksplice_test_wrapper(int x)
+{
+	return static_call(ksplice_test_sc)(x);
+}
+
+/* A static call as a tail call (not where the jump goes: see match.c). */
+noinline int ksplice_test_tail(int x)
+{
+	ksplice_test_counter++;
+#ifndef KSPLICE_V2
+	return static_call(ksplice_test_sc)(x);
+#else
+	return static_call(ksplice_test_sc)(x + 1);
+#endif
+}
+
+static void ksplice_test_retarget(bool other)
+{
+	if (other) {
+		static_call_update(ksplice_test_sc, ksplice_test_double);
+		static_call_update(ksplice_test_null, ksplice_test_note);
+	} else {
+		static_call_update(ksplice_test_sc, ksplice_test_triple);
+		static_call_update(ksplice_test_null,
+				   (typeof(&ksplice_test_note))NULL);
+	}
+}
+
 noinline void ksplice_test_sleeper(unsigned int ms)
 {
 	msleep(ms);
@@ -49,7 +114,9 @@ noinline void ksplice_test_sleeper(unsigned int ms)
 
 static int ksplice_test_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "%d\n", ksplice_test_target(20));
+	seq_printf(m, "%d %d %d\n", ksplice_test_target(20),
+		   ksplice_test_caller(20), ksplice_test_tail(20));
+	ksplice_test_counter += ksplice_test_wrapper(1);
 	return 0;
 }
 
@@ -67,9 +134,12 @@ static ssize_t ksplice_test_write(struct file *file, const char __user *ubuf,
 	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
 		return -EINVAL;
 	buf[count] = '\0';
-	if (sscanf(buf, "sleep %u", &ms) != 1)
+	if (sscanf(buf, "sleep %u", &ms) == 1)
+		ksplice_test_sleeper(ms);
+	else if (sscanf(buf, "sc %u", &ms) == 1)
+		ksplice_test_retarget(ms);
+	else
 		return -EINVAL;
-	ksplice_test_sleeper(ms);
 	return count;
 }
 

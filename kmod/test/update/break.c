@@ -28,43 +28,94 @@ static void ksplice_test_break_reg(struct ksplice_update *u,
 	struct ksplice_site *s = (struct ksplice_site *)f->pre_sites;
 
 	switch (bad) {
-	case 1: u->abi = 99; break;
-	case 2: u->id = "Bad-Id"; break;
-	case 3: u->kernel_release = "0.0.0"; break;
-	case 4: u->nr_funcs = 0; break;
-	case 5: r[0].offset = f->pre_size; break;
-	case 6: r[0].type = 999; break;
-	case 7: f->name = NULL; break;
-	case 8: f->new_code = (void *)ksplice_register_update; break;
-	case 9: s[0].kind = 99; break;
-	case 10: f->pre_size = 0; break;
-	case 11: r[0].symbol = (const char *)&jiffies; break;
-	case 12: u->id = "a_very_long_update_id_of_more_than_32"; break;
-	case 13: f->nr_pre_relocs = 70000; break;
-	case 14: s[0].offset += 1; break;
-	case 15: ksplice_test_reloc(f, "")->expect_len = 0; break;
-	case 16: u->mod = NULL; break;
-	case 17: f->pre = (void *)&jiffies; break;
+	case 1:
+		u->abi = 99;
+		break;
+	case 2:
+		u->id = "Bad-Id";
+		break;
+	case 3:
+		u->kernel_release = "0.0.0";
+		break;
+	case 4:
+		u->nr_funcs = 0;
+		break;
+	case 5:
+		r[0].offset = f->pre_size;
+		break;
+	case 6:
+		r[0].type = 999;
+		break;
+	case 7:
+		f->name = NULL;
+		break;
+	case 8:
+		f->new_code = (void *)ksplice_register_update;
+		break;
+	case 9:
+		s[0].kind = 99;
+		break;
+	case 10:
+		f->pre_size = 0;
+		break;
+	case 11:
+		r[0].symbol = (const char *)&jiffies;
+		break;
+	case 12:
+		u->id = "a_very_long_update_id_of_more_than_32";
+		break;
+	case 13:
+		f->nr_pre_relocs = 70000;
+		break;
+	case 14:
+		s[0].offset += 1;
+		break;
+	case 15:
+		ksplice_test_reloc(f, "")->expect_len = 0;
+		break;
+	case 16:
+		u->mod = NULL;
+		break;
+	case 17:
+		f->pre = (void *)&jiffies;
+		break;
 	}
 }
 
-static void ksplice_test_break_apply(struct ksplice_func *f, int bad)
+static void ksplice_test_break_apply(struct ksplice_update *u,
+				     struct ksplice_func *f, int bad)
 {
 	struct ksplice_func *g = f + 1;
 
 	switch (bad) {
-	case 100: ((unsigned char *)f->pre)[5] ^= 0xff; break;
-	case 101: ksplice_test_reloc(f, "ksplice_test_counter")->symbol =
-			"ksplice_test_op"; break;
-	case 102: ((unsigned char *)ksplice_test_reloc(f, "")->expect)[0] ^= 1;
+	case 100:
+		((unsigned char *)f->pre)[5] ^= 0xff;
 		break;
-	case 103: f->name = "ksplice_no_such_function"; break;
-	case 104: ((struct ksplice_reloc *)f->new_relocs)[1].symbol =
-			"ksplice_no_such_symbol"; break;
-	case 105: f->target = "no_such_module"; break;
-	case 106: ksplice_test_reloc(f, "__x86_indirect_thunk_")->symbol =
-			"__x86_indirect_thunk_rbx"; break;
-	case 107: *g = *f; break;
+	case 101:
+		ksplice_test_reloc(f, "ksplice_test_counter")->symbol = "ksplice_test_op";
+		break;
+	case 102:
+		((unsigned char *)ksplice_test_reloc(f, "")->expect)[0] ^= 1;
+		break;
+	case 103:
+		f->name = "ksplice_no_such_function";
+		break;
+	case 104:
+		((struct ksplice_reloc *)f->new_relocs)[1].symbol = "ksplice_no_such_symbol";
+		break;
+	case 105:
+		f->target = "no_such_module";
+		break;
+	case 106:
+		ksplice_test_reloc(f, "__x86_indirect_thunk_")->symbol = "__x86_indirect_thunk_rbx";
+		break;
+	case 107:
+		*g = *f;
+		break;
+	/* The spare function, ksplice_test_wrapper, replaces the last. */
+	case 108:
+		f[u->nr_funcs - 1] = f[u->nr_funcs];
+		break;
 	}
 }
 
@@ -73,5 +124,5 @@ void ksplice_test_break(struct ksplice_update *u, int bad)
 	struct ksplice_func *f = (struct ksplice_func *)u->funcs;
 
 	ksplice_test_break_reg(u, f, bad);
-	ksplice_test_break_apply(f, bad);
+	ksplice_test_break_apply(u, f, bad);
 }

@@ -43,7 +43,7 @@ void ksplice_test_break(struct ksplice_update *u, int bad);
 		.kernel_release = UTS_RELEASE,				\
 		.mod = THIS_MODULE,					\
 		.funcs = funcs,						\
-		.nr_funcs = ARRAY_SIZE(funcs),				\
+		.nr_funcs = ARRAY_SIZE(funcs) - KSPLICE_SPARE,		\
 	};								\
 	static int __init ksplice_update_init(void)			\
 	{								\

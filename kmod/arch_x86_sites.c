@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-64 special sites: the forms ftrace, apply_returns(),
+ * apply_retpolines() (arch/x86/kernel/alternative.c) and static calls
+ * (arch/x86/kernel/static_call.c) give them in the running kernel.  A
+ * matcher per site kind, each accepting exactly what the rewrite can
+ * produce from the pre instruction.
+ */
+#include <linux/kallsyms.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <asm/nops.h>
+#include <asm/unaligned.h>
+#include "ksplice.h"
+#include "arch_x86.h"
+
+/* The order of __x86_indirect_thunk_array (arch/x86/lib/retpoline.S). */
+static const char * const ksplice_regs[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+/* Register of a retpoline thunk name, -1 if it is none (or %rsp). */
+static int ksplice_thunk_reg(const char *name)
+{
+	int i;
+
+	if (strncmp(name, THUNK_PREFIX, strlen(THUNK_PREFIX)))
+		return -1;
+	name += strlen(THUNK_PREFIX);
+	for (i = 0; i < ARRAY_SIZE(ksplice_regs); i++)
+		if (!strcmp(name, ksplice_regs[i]))
+			return i == 4 ? -1 : i;
+	return -1;
+}
+
+int ksplice_arch_site_len(const struct ksplice_func *f,
+			  const struct ksplice_site *s, unsigned int *rel_off,
+			  char *why, size_t why_len)
+{
+	const u8 *p = f->pre + s->offset;
+	unsigned int room = f->pre_size - s->offset;
+	int len = -EINVAL;
+
+	*rel_off = 1;
+	if (s->offset >= f->pre_size || room < 2)
+		goto bad;
+	switch (s->kind) {
+	case KSPLICE_SITE_MCOUNT:
+		len = p[0] == X86_CALL ? 5 : -EINVAL;
+		break;
+	case KSPLICE_SITE_RETURN:
+		len = p[0] == X86_JMP32 ? 5 : -EINVAL;
+		break;
+	case KSPLICE_SITE_STATIC_CALL:
+		if (p[0] == X86_CALL || p[0] == X86_JMP32) {
+			len = 5;
+		} else if (p[0] == 0x0f && (p[1] & 0xf0) == 0x80) {
+			len = 6;
+			*rel_off = 2;
+		}
+		break;
+	case KSPLICE_SITE_RETPOLINE:
+		if (p[0] == X86_CALL || p[0] == X86_JMP32) {
+			len = 5;
+		} else if ((p[0] == X86_CS &&
+			    (p[1] == X86_CALL || p[1] == X86_JMP32)) ||
+			   (p[0] == 0x0f && (p[1] & 0xf0) == 0x80)) {
+			len = 6;
+			*rel_off = 2;
+		}
+		break;
+	}
+	if (len > 0 && len <= room)
+		return len;
+bad:
+	snprintf(why, why_len, "%s: site kind %u at +0x%x: unexpected pre code",
+		 f->name, s->kind, s->offset);
+	return -EINVAL;
+}
+
+bool ksplice_arch_site_reloc_ok(const struct ksplice_site *s,
+				const struct ksplice_reloc *r)
+{
+	if (!ksplice_x86_reloc_pcrel(r->type) || r->addend != -4)
+		return false;
+	switch (s->kind) {
+	case KSPLICE_SITE_MCOUNT:
+		return !strcmp(r->symbol, "__fentry__");
+	case KSPLICE_SITE_RETURN:
+		return !strcmp(r->symbol, "__x86_return_thunk");
+	case KSPLICE_SITE_RETPOLINE:
+		return ksplice_thunk_reg(r->symbol) >= 0;
+	case KSPLICE_SITE_STATIC_CALL:
+		return !strncmp(r->symbol, "__SCT__", strlen("__SCT__"));
+	}
+	return false;
+}
+
+/* Target of the rel32 branch that ends a running site. */
+static unsigned long ksplice_rel32_dest(const struct ksplice_site_ctx *c)
+{
+	return c->addr + c->len + (s32)get_unaligned_le32(c->run + c->len - 4);
+}
+
+static bool ksplice_site_fail(const struct ksplice_site_ctx *c,
+			      const char *what)
+{
+	snprintf(c->why, c->why_len, "%s site at %pS: running %*ph, pre %*ph",
+		 what, (void *)c->addr, c->len, c->run, c->len, c->pre);
+	return false;
+}
+
+/*
+ * ftrace leaves an mcount site as the 5-byte nop, or makes it call one of
+ * its entry points: ftrace_caller, ftrace_regs_caller, a per-ops
+ * trampoline (which kallsyms_lookup() does not name, so it is recognized
+ * by is_ftrace_trampoline()), or a BPF trampoline (direct call).  Any
+ * other call target is a mismatch.
+ */
+static bool ksplice_ftrace_entry(const char *name)
+{
+	static const char * const names[] = {
+		"__fentry__", "ftrace_caller", "ftrace_regs_caller",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return !strncmp(name, "bpf_trampoline_", strlen("bpf_trampoline_"));
+}
+
+static bool ksplice_match_mcount(const struct ksplice_site_ctx *c)
+{
+	static const u8 nop5[] = { BYTES_NOP5 };
+	char name[KSYM_NAME_LEN];
+	unsigned long dest;
+
+	if (!memcmp(c->run, nop5, sizeof(nop5)))
+		return true;
+	if (c->run[0] != X86_CALL)
+		return ksplice_site_fail(c, "mcount");
+	dest = ksplice_rel32_dest(c);
+	if (ksplice_k.is_ftrace_trampoline(dest) ||
+	    (ksplice_sym_start_name(dest, name) &&
+	     ksplice_ftrace_entry(name)))
+		return true;
+	return ksplice_site_fail(c, "mcount");
+}
+
+/* Is @dest a return thunk apply_returns() or static calls jump to? */
+static bool ksplice_return_thunk(unsigned long dest)
+{
+	return dest == READ_ONCE(*ksplice_return_thunk_var) ||
+	       ksplice_sym_is("vmlinux", "__x86_return_thunk", dest);
+}
+
+/*
+ * patch_return() leaves "ret; int3 * 4" or a jump to x86_return_thunk
+ * (whichever thunk the mitigations selected at boot).  A jump to
+ * __x86_return_thunk itself is the unpatched form.
+ */
+static bool ksplice_match_return(const struct ksplice_site_ctx *c)
+{
+	static const u8 ret[] = { X86_RET, X86_INT3, X86_INT3, X86_INT3,
+				  X86_INT3 };
+
+	if (!memcmp(c->run, ret, sizeof(ret)))
+		return true;
+	if (c->run[0] == X86_JMP32 && ksplice_return_thunk(ksplice_rel32_dest(c)))
+		return true;
+	return ksplice_site_fail(c, "return");
+}
+
+/*
+ * An ITS thunk for @reg: the static __x86_indirect_its_thunk_<reg>, or a
+ * copy its_allocate_thunk() made: "jmp *%reg; int3".
+ */
+static bool ksplice_its_thunk(unsigned long dest, int reg)
+{
+	char name[sizeof(ITS_PREFIX) + 4];
+	u8 want[4], got[4];
+	int n = 0;
+
+	snprintf(name, sizeof(name), ITS_PREFIX "%s", ksplice_regs[reg]);
+	if (ksplice_sym_is("vmlinux", name, dest))
+		return true;
+	if (reg >= 8)
+		want[n++] = 0x41;
+	want[n++] = 0xff;
+	want[n++] = 0xe0 + (reg & 7);
+	want[n++] = X86_INT3;
+	return !copy_from_kernel_nofault(got, (void *)dest, n) &&
+	       !memcmp(got, want, n);
+}
+
+/* The nops add_nops() writes, as optimize_nops() uses them. */
+static const u8 ksplice_nops[][KSPLICE_SITE_MAX_LEN] = {
+	[2] = { BYTES_NOP2 }, [3] = { BYTES_NOP3 }, [4] = { BYTES_NOP4 },
+	[5] = { BYTES_NOP5 }, [6] = { BYTES_NOP6 },
+};
+
+/*
+ * What patch_retpoline() followed by optimize_nops() makes of a pre site
+ * when it inlines the indirect branch, with or without LFENCE.  Returns
+ * false if that form does not fit in the site (the site is then left
+ * alone).
+ */
+static bool ksplice_retpoline_form(const struct ksplice_site_ctx *c, int reg,
+				   bool lfence, u8 *out)
+{
+	u8 op = c->pre[c->len - 5];
+	int i = 0, pad;
+
+	if (c->pre[0] == 0x0f) {
+		out[i++] = 0x70 + ((c->pre[1] & 0xf) ^ 1);
+		out[i++] = c->len - 2;
+		op = X86_JMP32;
+	}
+	if (lfence) {
+		out[i++] = 0x0f;
+		out[i++] = 0xae;
+		out[i++] = 0xe8;
+	}
+	if (reg >= 8)
+		out[i++] = 0x41;
+	out[i++] = 0xff;
+	out[i++] = 0xc0 | (op == X86_CALL ? 0x10 : 0x20) | (reg & 7);
+	if (op == X86_JMP32 && i < c->len)
+		out[i++] = X86_INT3;
+	if (i > c->len)
+		return false;
+	pad = c->len - i;
+	if (pad == 1)
+		out[i] = X86_NOP1;
+	else if (pad > 1)
+		memcpy(out + i, ksplice_nops[pad], pad);
+	return true;
+}
+
+static bool ksplice_match_retpoline(const struct ksplice_site_ctx *c)
+{
+	int reg = ksplice_thunk_reg(c->rel->symbol);
+	unsigned int n = c->len - 4;
+	u8 form[16];
+	int lfence;
+
+	if (!memcmp(c->run, c->pre, n)) {
+		unsigned long dest = ksplice_rel32_dest(c);
+
+		if (ksplice_sym_is("vmlinux", c->rel->symbol, dest) ||
+		    ksplice_its_thunk(dest, reg))
+			return true;
+	}
+	for (lfence = 0; lfence < 2; lfence++)
+		if (ksplice_retpoline_form(c, reg, lfence, form) &&
+		    !memcmp(c->run, form, c->len))
+			return true;
+	return ksplice_site_fail(c, "retpoline");
+}
+
+/*
+ * The function a static call trampoline currently jumps to, 0 for a NULL
+ * call (the trampoline returns).  arch_static_call_transform() keeps the
+ * trampoline and the inline sites of a key in step, so the trampoline
+ * says which forms the sites may have.
+ */
+static bool ksplice_static_call_func(unsigned long tramp, unsigned long *func)
+{
+	u8 insn[5];
+
+	if (copy_from_kernel_nofault(insn, (void *)tramp, sizeof(insn)))
+		return false;
+	*func = 0;
+	if (insn[0] == X86_RET)
+		return true;
+	if (insn[0] != X86_JMP32)
+		return false;
+	*func = tramp + 5 + (s32)get_unaligned_le32(insn + 1);
+	if (ksplice_return_thunk(*func))
+		*func = 0;
+	return true;
+}
+
+/*
+ * __static_call_transform() makes of an inline site: the pre instruction
+ * aimed at the trampoline or at the function; for a NULL function a 5-byte
+ * nop (call) or a return (tail call; Jcc to __static_call_return or the
+ * return thunk); for __static_call_return0 a 5-byte xor of %eax (three CS
+ * prefixes).
+ */
+static bool ksplice_match_static_call(const struct ksplice_site_ctx *c)
+{
+	static const u8 nop5[] = { BYTES_NOP5 };
+	static const u8 xor5rax[] = { 0x2e, 0x2e, 0x2e, 0x31, 0xc0 };
+	static const u8 ret[] = { X86_RET, X86_INT3, X86_INT3, X86_INT3,
+				  X86_INT3 };
+	unsigned long tramp, func, dest = ksplice_rel32_dest(c);
+	bool same_op = !memcmp(c->run, c->pre, c->len - 4);
+	bool jcc = c->pre[0] == 0x0f;
+
+	if (ksplice_sym_unique(c->target, c->rel->symbol, &tramp) ||
+	    !ksplice_static_call_func(tramp, &func))
+		return ksplice_site_fail(c, "static call (no trampoline)");
+	if (same_op && (dest == tramp || (func && dest == func)))
+		return true;
+	if (func && c->pre[0] == X86_CALL && !memcmp(c->run, xor5rax, 5) &&
+	    ksplice_sym_is("vmlinux", "__static_call_return0", func))
+		return true;
+	if (func)
+		return ksplice_site_fail(c, "static call");
+	if (c->pre[0] == X86_CALL && !memcmp(c->run, nop5, 5))
+		return true;
+	if (c->pre[0] == X86_JMP32 && (!memcmp(c->run, ret, 5) ||
+	    (c->run[0] == X86_JMP32 && ksplice_return_thunk(dest))))
+		return true;
+	if (jcc && same_op && (ksplice_return_thunk(dest) ||
+	    ksplice_sym_is("vmlinux", "__static_call_return", dest)))
+		return true;
+	return ksplice_site_fail(c, "static call");
+}
+
+typedef bool (*ksplice_site_matcher_t)(const struct ksplice_site_ctx *c);
+
+static const ksplice_site_matcher_t ksplice_site_matchers[KSPLICE_SITE_MAX] = {
+	[KSPLICE_SITE_MCOUNT] = ksplice_match_mcount,
+	[KSPLICE_SITE_RETURN] = ksplice_match_return,
+	[KSPLICE_SITE_RETPOLINE] = ksplice_match_retpoline,
+	[KSPLICE_SITE_STATIC_CALL] = ksplice_match_static_call,
+};
+
+bool ksplice_arch_site_match(unsigned int kind,
+			     const struct ksplice_site_ctx *c)
+{
+	if (kind >= KSPLICE_SITE_MAX || !ksplice_site_matchers[kind])
+		return ksplice_site_fail(c, "unknown");
+	return ksplice_site_matchers[kind](c);
+}
+
