@@ -116,6 +116,8 @@ const struct symbol *diff_counterpart(const struct object *pre,
 	const struct symbol *numbered = NULL;
 	size_t i;
 
+	if (post->type == STT_FUNC)
+		return post->twin;
 	for (i = 0; i < pre->nr_syms; i++) {
 		const struct symbol *s = &pre->syms[i];
 
@@ -200,6 +202,94 @@ static void add_change(struct diff *d, enum change_kind kind,
 	c->post = post;
 }
 
+/* foo.constprop.1 -> foo.constprop: gcc numbers clones per unit. */
+static char *clone_shape(const char *name)
+{
+	char *out = xstrdup(name), *p = out, *q = out;
+
+	while (*p) {
+		if (*p == '.' && p[1] >= '0' && p[1] <= '9' &&
+		    p[1 + strspn(p + 1, "0123456789")] == '\0')
+			break;
+		if (*p == '.' && p[1] >= '0' && p[1] <= '9' &&
+		    p[1 + strspn(p + 1, "0123456789")] == '.') {
+			p += 1 + strspn(p + 1, "0123456789");
+			continue;
+		}
+		*q++ = *p++;
+	}
+	*q = '\0';
+	return out;
+}
+
+static bool same_shape(const struct symbol *a, const struct symbol *b)
+{
+	char *x = clone_shape(a->name), *y = clone_shape(b->name);
+	bool same = !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/*
+ * Pairs each post function with the pre function it replaces (->twin).
+ * gcc numbers clones per unit (foo.constprop.0 may become .1), so a
+ * function whose code is unchanged pairs first, by name or else by shape;
+ * then a changed one pairs by name, or with the one unclaimed pre clone of
+ * its shape; whatever is left is new.
+ */
+static void pair_functions(const struct object *pre, struct object *post)
+{
+	size_t i, j;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *b = &post->syms[i], *a = elf_find_function(pre, b->name);
+
+		if (elf_is_function(b) && a && same_function(pre, a, post, b)) {
+			b->twin = a;
+			a->twin = b;
+		}
+	}
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *b = &post->syms[i];
+
+		for (j = 0; elf_is_function(b) && !b->twin && j < pre->nr_syms; j++) {
+			struct symbol *a = &pre->syms[j];
+
+			if (elf_is_function(a) && !a->twin && same_shape(a, b) &&
+			    same_function(pre, a, post, b)) {
+				b->twin = a;
+				a->twin = b;
+			}
+		}
+	}
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *b = &post->syms[i], *a, *found = NULL;
+		int n = 0;
+
+		if (!elf_is_function(b) || b->twin)
+			continue;
+		a = elf_find_function(pre, b->name);
+		if (a && !a->twin) {
+			b->twin = a;
+			a->twin = b;
+			continue;
+		}
+		for (j = 0; j < pre->nr_syms; j++) {
+			a = &pre->syms[j];
+			if (elf_is_function(a) && !a->twin && same_shape(a, b)) {
+				found = a;
+				n++;
+			}
+		}
+		if (n == 1) {
+			b->twin = found;
+			found->twin = b;
+		}
+	}
+}
+
 static bool has_change(const struct diff *d, const struct symbol *post)
 {
 	size_t i;
@@ -240,23 +330,23 @@ static void add_partners(const struct object *pre, const struct object *post,
 
 		if (!b || has_change(d, b) || diff_is_init_section(b->sec))
 			continue;
-		a = elf_find_function(pre, b->name);
+		a = b->twin;
 		add_change(d, a ? FUNC_CHANGED : FUNC_NEW, a, b);
 	}
 }
 
-int diff_objects(const struct object *pre, const struct object *post,
+int diff_objects(const struct object *pre, struct object *post,
 		 struct diff *d, FILE *log)
 {
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
+	pair_functions(pre, post);
 	for (i = 0; i < post->nr_syms; i++) {
-		struct symbol *b = &post->syms[i], *a;
+		struct symbol *b = &post->syms[i], *a = b->twin;
 
 		if (!elf_is_function(b))
 			continue;
-		a = elf_find_function(pre, b->name);
 		if (a && same_function(pre, a, post, b))
 			continue;
 		if (diff_is_init_section(b->sec)) {

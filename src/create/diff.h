@@ -46,7 +46,7 @@ struct diff {
 };
 
 /* Compare every function of @pre and @post; report notes to @log. */
-int diff_objects(const struct object *pre, const struct object *post,
+int diff_objects(const struct object *pre, struct object *post,
 		 struct diff *d, FILE *log);
 void diff_free(struct diff *d);
 

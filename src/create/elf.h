@@ -36,6 +36,7 @@ struct symbol {
 	GElf_Sym st;
 	struct section *sec;		/* NULL when undefined or absolute */
 	unsigned char bind, type;
+	struct symbol *twin;		/* diff: its counterpart in the other object */
 };
 
 struct object {

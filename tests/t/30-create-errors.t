@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 7
+plan 9
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -36,5 +36,14 @@ printf -- '--- a/fs/proc/cmdline.c\n+++ b/fs/proc/cmdline.c\n@@ -9,1 +9,1 @@\n-\
 upd=$(make_update "$tmp/stale.patch" stale)
 ok $(( $? == 0 )) "a patch that does not apply is refused"
 like "$(cat "$tmp/create-stale.log")" 'does not apply' "  ... saying so"
+
+# Lines moved: pipe_double_lock's BUG_ON (its __LINE__ is in __bug_table,
+# not in the code) and every function below it move down three lines.
+{ printf -- '--- a/fs/pipe.c\n+++ b/fs/pipe.c\n@@ -108,2 +108,5 @@\n'
+  sed -n '108,109p' "$src/fs/pipe.c" | sed 's/^/ /'
+  printf '+\n+\n+\n'; } >"$tmp/lines.patch"
+upd=$(make_update "$tmp/lines.patch" lines)
+ok $(( $? == 0 )) "a patch that only moves lines (a BUG_ON's __LINE__) changes no function"
+like "$(cat "$tmp/create-lines.log")" 'changes no code' "  ... and is refused as such"
 
 is "$(md5sum "$src/fs/proc/cmdline.c")" "$sum_before" "the source tree is left unmodified"
