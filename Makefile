@@ -13,7 +13,7 @@ CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= build/guest/usr/local/bin/kpeek build/guest/usr/local/bin/spawn
+GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero)
 
 all: $(TOOLS) $(GUEST_TOOLS)
 
@@ -47,6 +47,15 @@ fuzz:
 	prove -v tests/t/15-fuzz.t
 .PHONY: fuzz
 
+# The stress test at full length: 1,000 applies and undos under 256 uname
+# threads and an fsync workload (about 20 minutes on TCG); CI runs 30.
+stress: all
+	KSPLICE_STRESS_CYCLES=$${KSPLICE_STRESS_CYCLES:-1000} prove -v tests/t/47-uname-stress-256.t
+
+# The stop_machine pause with about 10, 1,000 and 10,000 tasks.
+pause: all
+	bench/pause $(PAUSE_RUNS)
+
 demo:
 	scripts/demo
 
@@ -54,4 +63,4 @@ clean:
 	rm -rf bin src/lib/libksplice.a $(LIB_OBJS) $(CREATE_OBJS) src/*.o
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 
-.PHONY: all kmod check demo clean
+.PHONY: all kmod check stress pause demo clean

@@ -28,12 +28,34 @@ enum ksplice_site_kind {
 	KSPLICE_SITE_RETURN,		/* .return_sites: jmp __x86_return_thunk */
 	KSPLICE_SITE_RETPOLINE,		/* .retpoline_sites: call/jmp thunk */
 	KSPLICE_SITE_STATIC_CALL,	/* .static_call_sites: call/jmp __SCT__x */
+	KSPLICE_SITE_ALT,		/* .altinstructions: original or @alt */
+	KSPLICE_SITE_LOCK,		/* .smp_locks: lock prefix, ds on UP */
+	KSPLICE_SITE_PARAVIRT,		/* .parainstructions: call *pv_ops+x */
+	KSPLICE_SITE_JUMP_LABEL,	/* __jump_table: nop or jmp target */
 	KSPLICE_SITE_MAX,
 };
 
+/*
+ * The kinds after KSPLICE_SITE_STATIC_CALL use the fields below:
+ *  - ALT: @len bytes (the entry's instrlen) hold either the pre bytes or
+ *    the @alt_len bytes of @alt, padded with nops; its relocations are
+ *    @alt_relocs, offsets relative to @alt.  Several ALT sites at one
+ *    offset are the alternatives of one ALTERNATIVE_2.
+ *  - LOCK: one byte; no reloc.
+ *  - PARAVIRT: @len bytes, starting with the indirect call whose pre reloc
+ *    names pv_ops; @aux is the entry's type.
+ *  - JUMP_LABEL: the jmp or nop of the site; @alt_relocs[0] is where it
+ *    jumps (symbol + addend; its offset and type are unused).
+ */
 struct ksplice_site {
 	unsigned int offset;		/* in the function */
 	unsigned int kind;		/* enum ksplice_site_kind */
+	unsigned int len;		/* ALT, PARAVIRT */
+	unsigned int aux;		/* ALT: feature; PARAVIRT: type */
+	const unsigned char *alt;	/* ALT: the replacement */
+	unsigned int alt_len;
+	unsigned int nr_alt_relocs;
+	const struct ksplice_reloc *alt_relocs;
 };
 
 /*

@@ -15,10 +15,28 @@
 /* Longest special site (a CS-prefixed or conditional rel32 branch). */
 #define KSPLICE_SITE_MAX_LEN	6
 
+/* A site's reloc offset when it has none. */
+#define KSPLICE_NO_REL	(~0U)
+
+/*
+ * Checks that @sym is what @r names (the bytes of an anonymous symbol,
+ * the kallsyms name of a named one); binds the name if @bind.
+ */
+typedef bool (*ksplice_sym_check_t)(void *m, const struct ksplice_reloc *r,
+				    unsigned long sym, bool bind);
+
 /* What a site matcher sees: one site of one candidate. */
 struct ksplice_site_ctx {
 	const char *target;			/* of the function */
-	const struct ksplice_reloc *rel;	/* the pre reloc of the site */
+	const struct ksplice_site *site;
+	const struct ksplice_reloc *rel;	/* the pre reloc, or NULL */
+	const u8 *mask;				/* enum ksplice_mask, per pre byte */
+	u8 *skip;				/* set: verified by the site */
+	ksplice_sym_check_t check;
+	void *m;
+	const struct ksplice_reloc *relocs;	/* all the function's pre relocs */
+	unsigned int nr_relocs;
+	unsigned int offset;			/* of the site in the function */
 	const u8 *pre;				/* pre bytes at the site */
 	const u8 *run;				/* running bytes at the site */
 	unsigned long addr;			/* running address of the site */
@@ -57,6 +75,15 @@ bool ksplice_arch_site_reloc_ok(const struct ksplice_site *s,
 /* Does a site's running form match its pre form? */
 bool ksplice_arch_site_match(unsigned int kind,
 			     const struct ksplice_site_ctx *c);
+
+/*
+ * Do the running bytes of a group of alternative sites (@nr sites at one
+ * offset, c->len bytes) hold the pre code, or one of the replacements as
+ * apply_alternatives() writes it?  For the pre code, bytes not marked
+ * KSPLICE_MASK_CODE are left to the checks of their relocs and sites.
+ */
+bool ksplice_arch_alt_match(const struct ksplice_site_ctx *c,
+			    const struct ksplice_site *group, unsigned int nr);
 
 /* Offset in a function at which its jump is written. */
 unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f);

@@ -11,6 +11,9 @@
 #define X86_INT3	0xcc
 #define X86_NOP1	0x90
 #define X86_CS		0x2e
+#define X86_DS		0x3e
+#define X86_LOCK	0xf0
+#define X86_JMP8	0xeb
 
 #define THUNK_PREFIX	"__x86_indirect_thunk_"
 #define ITS_PREFIX	"__x86_indirect_its_thunk_"

@@ -20,6 +20,26 @@ static const char * const ksplice_regs[16] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
+/* x86_nops[] of arch/x86/kernel/alternative.c (ASM_NOP_MAX is 8). */
+static const u8 ksplice_x86_nops[9][8] = {
+	[1] = { BYTES_NOP1 }, [2] = { BYTES_NOP2 }, [3] = { BYTES_NOP3 },
+	[4] = { BYTES_NOP4 }, [5] = { BYTES_NOP5 }, [6] = { BYTES_NOP6 },
+	[7] = { BYTES_NOP7 }, [8] = { BYTES_NOP8 },
+};
+
+/* add_nops() of alternative.c. */
+static void ksplice_add_nops(u8 *p, unsigned int len)
+{
+	unsigned int n;
+
+	while (len) {
+		n = min(len, 8U);
+		memcpy(p, ksplice_x86_nops[n], n);
+		p += n;
+		len -= n;
+	}
+}
+
 /* Register of a retpoline thunk name, -1 if it is none (or %rsp). */
 static int ksplice_thunk_reg(const char *name)
 {
@@ -43,9 +63,34 @@ int ksplice_arch_site_len(const struct ksplice_func *f,
 	int len = -EINVAL;
 
 	*rel_off = 1;
-	if (s->offset >= f->pre_size || room < 2)
+	if (s->offset >= f->pre_size || room < 1)
 		goto bad;
 	switch (s->kind) {
+	case KSPLICE_SITE_ALT:
+		*rel_off = KSPLICE_NO_REL;
+		len = s->len && s->alt_len <= s->len ? s->len : -EINVAL;
+		break;
+	case KSPLICE_SITE_LOCK:
+		*rel_off = KSPLICE_NO_REL;
+		len = p[0] == X86_LOCK ? 1 : -EINVAL;
+		break;
+	case KSPLICE_SITE_PARAVIRT:
+		*rel_off = 2;
+		len = room >= 6 && p[0] == 0xff && p[1] == 0x15 && s->len >= 6 ?
+		      s->len : -EINVAL;
+		break;
+	case KSPLICE_SITE_JUMP_LABEL:
+		*rel_off = KSPLICE_NO_REL;
+		if (room >= 5 && (p[0] == X86_JMP32 ||
+				  !memcmp(p, ksplice_x86_nops[5], 5))) {
+			len = 5;
+			if (p[0] == X86_JMP32)
+				*rel_off = 1;	/* a jump to .text.unlikely */
+		} else if (room >= 2 && (p[0] == X86_JMP8 ||
+					 !memcmp(p, ksplice_x86_nops[2], 2))) {
+			len = 2;
+		}
+		break;
 	case KSPLICE_SITE_MCOUNT:
 		len = p[0] == X86_CALL ? 5 : -EINVAL;
 		break;
@@ -71,7 +116,9 @@ int ksplice_arch_site_len(const struct ksplice_func *f,
 		}
 		break;
 	}
-	if (len > 0 && len <= room)
+	if (len > 0 && len <= room &&
+	    (len >= 2 || s->kind == KSPLICE_SITE_LOCK ||
+	     s->kind == KSPLICE_SITE_ALT))
 		return len;
 bad:
 	snprintf(why, why_len, "%s: site kind %u at +0x%x: unexpected pre code",
@@ -82,7 +129,12 @@ bad:
 bool ksplice_arch_site_reloc_ok(const struct ksplice_site *s,
 				const struct ksplice_reloc *r)
 {
-	if (!ksplice_x86_reloc_pcrel(r->type) || r->addend != -4)
+	if (!ksplice_x86_reloc_pcrel(r->type))
+		return false;
+	if (s->kind == KSPLICE_SITE_PARAVIRT)
+		return r->addend == (long)s->aux * 8 - 4 &&
+		       !strcmp(r->symbol, "pv_ops");
+	if (r->addend != -4)
 		return false;
 	switch (s->kind) {
 	case KSPLICE_SITE_MCOUNT:
@@ -93,6 +145,10 @@ bool ksplice_arch_site_reloc_ok(const struct ksplice_site *s,
 		return ksplice_thunk_reg(r->symbol) >= 0;
 	case KSPLICE_SITE_STATIC_CALL:
 		return !strncmp(r->symbol, "__SCT__", strlen("__SCT__"));
+	case KSPLICE_SITE_PARAVIRT:
+		return !strcmp(r->symbol, "pv_ops");
+	case KSPLICE_SITE_JUMP_LABEL:
+		return true;	/* where it goes is checked against the entry's */
 	}
 	return false;
 }
@@ -321,6 +377,194 @@ static bool ksplice_match_static_call(const struct ksplice_site_ctx *c)
 	return ksplice_site_fail(c, "static call");
 }
 
+/* alternatives_smp_unlock() turns the lock prefix into ds on UP. */
+static bool ksplice_match_lock(const struct ksplice_site_ctx *c)
+{
+	if (c->run[0] == X86_LOCK || c->run[0] == X86_DS)
+		return true;
+	return ksplice_site_fail(c, "lock prefix");
+}
+
+/*
+ * apply_paravirt(): paravirt_patch() makes the indirect call through
+ * pv_ops a direct call to the op (paravirt_BUG for none), padded with
+ * nops, or all nops for _paravirt_nop.  pv_ops is read-only after init.
+ */
+static bool ksplice_match_paravirt(const struct ksplice_site_ctx *c)
+{
+	unsigned long pv, op, nop;
+	u8 want[256];
+
+	if (ksplice_sym_unique("vmlinux", "pv_ops", &pv) ||
+	    copy_from_kernel_nofault(&op, (void *)(pv + 8 * c->site->aux),
+				     sizeof(op)))
+		return ksplice_site_fail(c, "paravirt (no pv_ops)");
+	if (!op && ksplice_sym_unique("vmlinux", "paravirt_BUG", &op))
+		return ksplice_site_fail(c, "paravirt (no paravirt_BUG)");
+	if (!ksplice_sym_unique("vmlinux", "_paravirt_nop", &nop) && op == nop) {
+		ksplice_add_nops(want, c->len);
+	} else {
+		want[0] = X86_CALL;
+		put_unaligned_le32(op - (c->addr + 5), want + 1);
+		ksplice_add_nops(want + 5, c->len - 5);
+	}
+	if (!memcmp(c->run, want, c->len))
+		return true;
+	return ksplice_site_fail(c, "paravirt");
+}
+
+/*
+ * jump_label.c: the ideal nop of the site's size, or a jmp of that size
+ * to the entry's target.
+ */
+static bool ksplice_match_jump_label(const struct ksplice_site_ctx *c)
+{
+	const struct ksplice_reloc *t = &c->site->alt_relocs[0];
+	unsigned long dest;
+
+	if (!memcmp(c->run, ksplice_x86_nops[c->len], c->len))
+		return true;
+	if (c->len == 5 && c->run[0] == X86_JMP32)
+		dest = ksplice_rel32_dest(c);
+	else if (c->len == 2 && c->run[0] == X86_JMP8)
+		dest = c->addr + 2 + (s8)c->run[1];
+	else
+		return ksplice_site_fail(c, "jump label");
+	if (c->check(c->m, t, dest - t->addend, true))
+		return true;
+	return ksplice_site_fail(c, "jump label target");
+}
+
+/*
+ * Bytes [from, len) hold a run of one-byte nops in @want: optimize_nops()
+ * leaves them, or (2 or more) makes them add_nops().
+ */
+static bool ksplice_pad_ok(const u8 *run, unsigned int from, unsigned int len)
+{
+	u8 nops[256];
+
+	if (from >= len)
+		return true;
+	if (!memchr_inv(run + from, X86_NOP1, len - from))
+		return true;
+	ksplice_add_nops(nops, len - from);
+	return !memcmp(run + from, nops, len - from);
+}
+
+/* Start of the trailing run of one-byte nops of @p, outside reloc fields. */
+static unsigned int ksplice_pad_start(const u8 *p, const u8 *mask,
+				      unsigned int len)
+{
+	while (len && p[len - 1] == X86_NOP1 &&
+	       (!mask || mask[len - 1] == KSPLICE_MASK_CODE))
+		len--;
+	return len;
+}
+
+static bool ksplice_alt_orig(const struct ksplice_site_ctx *c)
+{
+	unsigned int pad = ksplice_pad_start(c->pre, c->mask, c->len), i;
+
+	const struct ksplice_reloc *r;
+	unsigned int at;
+
+	for (i = 0; i < pad; i++)
+		if (c->mask[i] == KSPLICE_MASK_CODE && c->run[i] != c->pre[i])
+			return false;
+	if (!ksplice_pad_ok(c->run, pad, c->len))
+		return false;
+	/* A call of the pre code is one only to its own target. */
+	for (i = 0; i < c->nr_relocs; i++) {
+		r = &c->relocs[i];
+		at = r->offset - c->offset;
+		if (r->offset < c->offset || at >= c->len ||
+		    c->mask[at] != KSPLICE_MASK_RELOC)
+			continue;
+		if (!c->check(c->m, r, ksplice_arch_reloc_read(r, c->run + at,
+							       c->addr + at),
+			      false))
+			return false;
+	}
+	memset(c->skip + pad, 1, c->len - pad);
+	return true;
+}
+
+/*
+ * One replacement as apply_alternatives() writes it: its bytes, a first
+ * 5-byte call re-aimed at the same target, a first 5-byte jmp re-aimed by
+ * recompute_jump() (perhaps as a 2-byte jmp and a 3-byte nop), nops to
+ * the site's length.  Absolute fields are copied; other PC-relative ones
+ * would be wrong in the running kernel, and are refused.
+ */
+static bool ksplice_alt_repl(const struct ksplice_site_ctx *c,
+			     const struct ksplice_site *s, bool bind)
+{
+	u8 want[256], ign[256] = { 0 };
+	unsigned int i, w, pad, from;
+	const struct ksplice_reloc *r;
+	unsigned long sym;
+
+	memset(want, X86_NOP1, c->len);
+	memcpy(want, s->alt, s->alt_len);
+	for (i = 0; i < s->nr_alt_relocs; i++) {
+		r = &s->alt_relocs[i];
+		w = ksplice_arch_reloc_width(r->type);
+		memset(ign + r->offset, 1, w);
+		if (!ksplice_x86_reloc_pcrel(r->type))
+			continue;
+		if (s->alt_len != 5 || r->offset != 1 ||
+		    (want[0] != X86_CALL && want[0] != X86_JMP32))
+			return false;
+		if (want[0] == X86_JMP32 && c->run[0] == X86_JMP8) {
+			want[0] = X86_JMP8;
+			memcpy(want + 2, ksplice_x86_nops[3], 3);
+			memset(ign + 1, 0, 4);
+			ign[1] = 1;
+		}
+	}
+	pad = ksplice_pad_start(want, NULL, c->len);
+	for (from = 0; from < pad; from++)
+		if (ign[from] == 0 && c->run[from] != want[from])
+			return false;
+	for (i = pad; i < c->len; i++)
+		if (ign[i])
+			pad = i + 1;
+	if (!ksplice_pad_ok(c->run, pad, c->len))
+		return false;
+	for (i = 0; i < s->nr_alt_relocs; i++) {
+		r = &s->alt_relocs[i];
+		if (!ksplice_x86_reloc_pcrel(r->type))
+			sym = ksplice_arch_reloc_read(r, c->run + r->offset, 0);
+		else if (c->run[0] == X86_JMP8)
+			sym = c->addr + 2 + (s8)c->run[1] - r->addend - 4;
+		else
+			sym = ksplice_arch_reloc_read(r, c->run + 1, c->addr + 1);
+		if (!c->check(c->m, r, sym, bind))
+			return false;
+	}
+	return true;
+}
+
+bool ksplice_arch_alt_match(const struct ksplice_site_ctx *c,
+			    const struct ksplice_site *group, unsigned int nr)
+{
+	unsigned int i;
+
+	if (ksplice_alt_orig(c))
+		return true;
+	for (i = 0; i < nr; i++) {
+		if (ksplice_alt_repl(c, &group[i], false)) {
+			ksplice_alt_repl(c, &group[i], true);
+			memset(c->skip, 1, c->len);
+			return true;
+		}
+	}
+	snprintf(c->why, c->why_len, "alternative site at %pS: running %*ph, pre %*ph, nor any of %u replacements",
+		 (void *)c->addr, min(c->len, 16U), c->run, min(c->len, 16U),
+		 c->pre, nr);
+	return false;
+}
+
 typedef bool (*ksplice_site_matcher_t)(const struct ksplice_site_ctx *c);
 
 static const ksplice_site_matcher_t ksplice_site_matchers[KSPLICE_SITE_MAX] = {
@@ -328,6 +572,9 @@ static const ksplice_site_matcher_t ksplice_site_matchers[KSPLICE_SITE_MAX] = {
 	[KSPLICE_SITE_RETURN] = ksplice_match_return,
 	[KSPLICE_SITE_RETPOLINE] = ksplice_match_retpoline,
 	[KSPLICE_SITE_STATIC_CALL] = ksplice_match_static_call,
+	[KSPLICE_SITE_LOCK] = ksplice_match_lock,
+	[KSPLICE_SITE_PARAVIRT] = ksplice_match_paravirt,
+	[KSPLICE_SITE_JUMP_LABEL] = ksplice_match_jump_label,
 };
 
 bool ksplice_arch_site_match(unsigned int kind,

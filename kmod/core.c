@@ -64,64 +64,113 @@ static void ksplice_set_stage(struct ksplice_core *core,
 	mutex_unlock(&core->status_lock);
 }
 
-static void ksplice_put_refs(struct ksplice_core *core)
+static void ksplice_put_ref(struct ksplice_core *core)
 {
-	unsigned int i;
-
-	if (!core->holds_refs)
+	if (!core->holds_ref)
 		return;
-	for (i = 0; i < core->update->nr_funcs; i++) {
-		module_put(core->fs[i].target_mod);
-		core->fs[i].target_mod = NULL;
-	}
 	module_put(core->update->mod);
-	core->holds_refs = false;
+	core->holds_ref = false;
 }
 
-static int ksplice_get_target(struct ksplice_core *core, unsigned int i)
+/* The update module's code is live while the update is applied. */
+static int ksplice_get_ref(struct ksplice_core *core)
 {
-	const char *target = core->update->funcs[i].target;
-	struct module *mod;
-	bool ok;
-
-	if (ksplice_is_vmlinux(target))
-		return 0;
-	mutex_lock(ksplice_k.module_mutex);
-	mod = ksplice_k.find_module(target);
-	ok = mod && try_module_get(mod);
-	mutex_unlock(ksplice_k.module_mutex);
-	if (!ok)
-		return ksplice_set_abort(core, KSPLICE_ABORT_FAILED_TO_FIND,
-					 "%s: module %s is not loaded",
-					 core->update->funcs[i].name, target);
-	core->fs[i].target_mod = mod;
-	return 0;
-}
-
-/* Pins the update module and every target module for the operation. */
-static int ksplice_get_refs(struct ksplice_core *core)
-{
-	unsigned int i;
-	int ret;
-
 	if (!try_module_get(core->update->mod))
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
 					 "update module is going away");
-	core->holds_refs = true;
-	for (i = 0; i < core->update->nr_funcs; i++) {
-		ret = ksplice_get_target(core, i);
-		if (ret) {
-			ksplice_put_refs(core);
-			return ret;
-		}
-	}
+	core->holds_ref = true;
 	return 0;
 }
 
-/* A function another applied update has replaced cannot be replaced. */
-static int ksplice_check_overlap(struct ksplice_core *core)
+/*
+ * Functions in loadable modules.  No reference is held on a target
+ * module: the update applies whether or not it is loaded.  A function
+ * of a loaded target is matched and patched with the rest; one of a
+ * target loaded later is matched and patched by the module notifier
+ * before the module's init runs (MODULE_STATE_COMING); when a target
+ * goes away its jumps go with its text and the core forgets their
+ * addresses (MODULE_STATE_GOING).  fs->live says which jumps are in the
+ * running code; undo removes exactly those.
+ *
+ * The other parts of the core work on a whole update.  They are given a
+ * view of it restricted to some functions: a copy of those functions
+ * and of their states, copied back afterwards.  Bindings are keyed by
+ * target, so functions of other targets have nothing to tell them.
+ */
+struct ksplice_view {
+	struct ksplice_core core;
+	struct ksplice_update update;
+	struct ksplice_func *funcs;
+	unsigned int *idx;		/* into the whole update */
+};
+
+static struct ksplice_view *ksplice_view_alloc(struct ksplice_core *core)
 {
-	const struct ksplice_update *u = core->update;
+	unsigned int n = core->update->nr_funcs;
+	struct ksplice_view *v = kzalloc(sizeof(*v), GFP_KERNEL);
+
+	if (!v)
+		return NULL;
+	v->funcs = kvmalloc_array(n, sizeof(*v->funcs), GFP_KERNEL);
+	v->idx = kvmalloc_array(n, sizeof(*v->idx), GFP_KERNEL);
+	v->core.fs = kvmalloc_array(n, sizeof(*v->core.fs), GFP_KERNEL);
+	if (!v->funcs || !v->idx || !v->core.fs) {
+		kvfree(v->funcs);
+		kvfree(v->idx);
+		kvfree(v->core.fs);
+		kfree(v);
+		return NULL;
+	}
+	v->update = *core->update;
+	v->update.funcs = v->funcs;
+	v->update.nr_funcs = 0;
+	v->core.update = &v->update;
+	mutex_init(&v->core.status_lock);
+	ksplice_bindings_init(&v->core.bindings);
+	v->core.stage = core->stage;
+	v->core.max_tries = READ_ONCE(core->max_tries);
+	v->core.retry_interval_ms = READ_ONCE(core->retry_interval_ms);
+	return v;
+}
+
+static void ksplice_view_add(struct ksplice_view *v, struct ksplice_core *core,
+			     unsigned int i)
+{
+	unsigned int k = v->update.nr_funcs++;
+
+	v->funcs[k] = core->update->funcs[i];
+	v->core.fs[k] = core->fs[i];
+	v->idx[k] = i;
+}
+
+/* The states back into the whole update, and what went wrong if it did. */
+static void ksplice_view_done(struct ksplice_view *v, struct ksplice_core *core,
+			      int ret)
+{
+	unsigned int k;
+
+	for (k = 0; k < v->update.nr_funcs; k++)
+		core->fs[v->idx[k]] = v->core.fs[k];
+	mutex_lock(&core->status_lock);
+	if (ret) {
+		core->cause = v->core.cause;
+		memcpy(core->detail, v->core.detail, sizeof(core->detail));
+	}
+	core->conflicts = v->core.conflicts;
+	core->pause_ns = v->core.pause_ns;
+	mutex_unlock(&core->status_lock);
+	ksplice_bindings_clear(&v->core.bindings);
+	kvfree(v->funcs);
+	kvfree(v->idx);
+	kvfree(v->core.fs);
+	kfree(v);
+}
+
+/* A function another applied update has replaced cannot be replaced. */
+static int ksplice_check_overlap(struct ksplice_core *core,
+				 struct ksplice_core *view)
+{
+	const struct ksplice_update *u = view->update;
 	struct ksplice_core *other;
 	unsigned int i, j;
 	long d;
@@ -131,10 +180,12 @@ static int ksplice_check_overlap(struct ksplice_core *core)
 			continue;
 		for (i = 0; i < u->nr_funcs; i++) {
 			for (j = 0; j < other->update->nr_funcs; j++) {
-				d = core->fs[i].patch_addr -
+				if (!other->fs[j].live)
+					continue;
+				d = view->fs[i].patch_addr -
 				    other->fs[j].patch_addr;
 				if (d > -KSPLICE_JMP_LEN && d < KSPLICE_JMP_LEN)
-					return ksplice_set_abort(core,
+					return ksplice_set_abort(view,
 						KSPLICE_ABORT_ALREADY_APPLIED,
 						"%s: replaced by update %s",
 						u->funcs[i].name,
@@ -162,6 +213,70 @@ static int ksplice_patch_retry(struct ksplice_core *core, bool undo)
 	}
 }
 
+/*
+ * Matches, relocates and patches in (one stop_machine) the functions of
+ * @core that are not live and whose target is @target, or loaded if
+ * @target is NULL.  Nothing changes unless all of them do.
+ */
+static int ksplice_apply_some(struct ksplice_core *core, const char *target)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_view *v = ksplice_view_alloc(core);
+	unsigned int i, k;
+	int ret;
+
+	if (!v)
+		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "applying");
+	for (i = 0; i < u->nr_funcs; i++) {
+		if (core->fs[i].live)
+			continue;
+		if (target ? !strcmp(u->funcs[i].target, target) :
+			     ksplice_target_present(u->funcs[i].target))
+			ksplice_view_add(v, core, i);
+	}
+	if (!v->update.nr_funcs) {
+		ksplice_view_done(v, core, 0);
+		return 0;
+	}
+	ret = ksplice_match_all(&v->core);
+	if (!ret)
+		ret = ksplice_check_overlap(core, &v->core);
+	if (!ret)
+		ret = ksplice_relocate_all(&v->core);
+	if (!ret)
+		ret = ksplice_patch_retry(&v->core, false);
+	for (k = 0; k < v->update.nr_funcs; k++) {
+		v->core.fs[k].live = !ret;
+		if (ret)
+			v->core.fs[k].old_addr = v->core.fs[k].patch_addr = 0;
+	}
+	ksplice_view_done(v, core, ret);
+	return ret;
+}
+
+/* Takes out the jumps of the live functions, in one stop_machine. */
+static int ksplice_reverse_live(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_view *v = ksplice_view_alloc(core);
+	unsigned int i, k;
+	int ret = 0;
+
+	if (!v)
+		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "reversing");
+	for (i = 0; i < u->nr_funcs; i++)
+		if (core->fs[i].live)
+			ksplice_view_add(v, core, i);
+	if (v->update.nr_funcs)
+		ret = ksplice_patch_retry(&v->core, true);
+	for (k = 0; !ret && k < v->update.nr_funcs; k++)
+		v->core.fs[k].live = false;
+	ksplice_view_done(v, core, ret);
+	return ret;
+}
+
 static int __ksplice_apply(struct ksplice_core *core)
 {
 	int ret;
@@ -170,18 +285,12 @@ static int __ksplice_apply(struct ksplice_core *core)
 		return ksplice_set_abort(core, KSPLICE_ABORT_ALREADY_APPLIED,
 					 "already applied");
 	ksplice_clear_abort(core);
-	ret = ksplice_get_refs(core);
+	ret = ksplice_get_ref(core);
 	if (ret)
 		return ret;
-	ret = ksplice_match_all(core);
-	if (!ret)
-		ret = ksplice_check_overlap(core);
-	if (!ret)
-		ret = ksplice_relocate_all(core);
-	if (!ret)
-		ret = ksplice_patch_retry(core, false);
+	ret = ksplice_apply_some(core, NULL);
 	if (ret) {
-		ksplice_put_refs(core);
+		ksplice_put_ref(core);
 		return ret;
 	}
 	ksplice_set_stage(core, KSPLICE_STAGE_APPLIED);
@@ -206,11 +315,11 @@ static int __ksplice_reverse(struct ksplice_core *core)
 		return ksplice_set_abort(core, KSPLICE_ABORT_NOT_APPLIED,
 					 "not applied");
 	ksplice_clear_abort(core);
-	ret = ksplice_patch_retry(core, true);
+	ret = ksplice_reverse_live(core);
 	if (ret)
 		return ret;
 	ksplice_set_stage(core, KSPLICE_STAGE_REVERSED);
-	ksplice_put_refs(core);
+	ksplice_put_ref(core);
 	return 0;
 }
 
@@ -223,6 +332,100 @@ int ksplice_reverse(struct ksplice_core *core)
 	mutex_unlock(&ksplice_mutex);
 	return ret;
 }
+
+static void ksplice_module_going(struct module *mod);
+
+static bool ksplice_targets(const struct ksplice_core *core, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_funcs; i++)
+		if (!strcmp(core->update->funcs[i].target, name))
+			return true;
+	return false;
+}
+
+/*
+ * A target module is coming: its code has not run yet.  Every applied
+ * update with functions in it patches them now.  One that cannot (the
+ * module is not the one the update was built for, say) refuses the load,
+ * as livepatch does: the module would run code the update replaces.
+ */
+static int ksplice_module_coming(struct module *mod)
+{
+	struct ksplice_core *core;
+	int ret = 0;
+
+	list_for_each_entry(core, &ksplice_updates, list) {
+		if (core->stage != KSPLICE_STAGE_APPLIED ||
+		    !ksplice_targets(core, mod->name))
+			continue;
+		ret = ksplice_apply_some(core, mod->name);
+		if (ret) {
+			pr_warn("%s: cannot patch module %s (%s: %s); refusing to load it\n",
+				core->update->id, mod->name,
+				ksplice_abort_name(core->cause), core->detail);
+			break;
+		}
+		pr_info("%s: patched module %s as it loads\n",
+			core->update->id, mod->name);
+	}
+	/* The kernel tells no GOING to a notifier whose COMING failed. */
+	if (ret)
+		ksplice_module_going(mod);
+	return ret;
+}
+
+/*
+ * A target module is going (its exit ran, or its init failed): its text,
+ * jumps included, is about to be freed.  Forget the addresses; a reload
+ * is patched again as it comes.
+ */
+static void ksplice_module_going(struct module *mod)
+{
+	const struct ksplice_update *u;
+	struct ksplice_core *core;
+	struct ksplice_fstate *fs;
+	unsigned int i;
+
+	list_for_each_entry(core, &ksplice_updates, list) {
+		u = core->update;
+		for (i = 0; i < u->nr_funcs; i++) {
+			fs = &core->fs[i];
+			if (strcmp(u->funcs[i].target, mod->name))
+				continue;
+			if (fs->live)
+				pr_info("%s: module %s unloaded, %s with it\n",
+					u->id, mod->name, u->funcs[i].name);
+			fs->live = false;
+			WRITE_ONCE(fs->old_addr, 0);
+			fs->patch_addr = 0;
+		}
+	}
+}
+
+static int ksplice_module_notify(struct notifier_block *nb,
+				 unsigned long action, void *data)
+{
+	struct module *mod = data;
+	int ret = 0;
+
+	if (action != MODULE_STATE_COMING && action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&ksplice_mutex);
+	if (action == MODULE_STATE_COMING)
+		ret = ksplice_module_coming(mod);
+	else
+		ksplice_module_going(mod);
+	mutex_unlock(&ksplice_mutex);
+	return notifier_from_errno(ret);
+}
+
+/* After the kernel's own (ftrace, jump labels) have seen the module. */
+static struct notifier_block ksplice_module_nb = {
+	.notifier_call = ksplice_module_notify,
+	.priority = -1,
+};
 
 static bool ksplice_id_taken(const char *id)
 {
@@ -333,11 +536,17 @@ static int __init ksplice_init(void)
 		ret = ksplice_arch_init();
 	if (!ret)
 		ret = ksplice_sysfs_init();
+	if (ret)
+		return ret;
+	ret = register_module_notifier(&ksplice_module_nb);
+	if (ret)
+		ksplice_sysfs_exit();
 	return ret;
 }
 
 static void __exit ksplice_exit(void)
 {
+	unregister_module_notifier(&ksplice_module_nb);
 	ksplice_sysfs_exit();
 }
 

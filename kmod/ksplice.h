@@ -65,7 +65,7 @@ struct ksplice_fstate {
 	unsigned long patch_addr;
 	u8 saved[KSPLICE_JMP_LEN];	/* running bytes under the jump */
 	u8 jmp[KSPLICE_JMP_LEN];
-	struct module *target_mod;	/* reference held, NULL for vmlinux */
+	bool live;			/* its jump is in the running code */
 };
 
 struct ksplice_conflict {
@@ -77,6 +77,7 @@ struct ksplice_conflict {
 struct ksplice_conflicts {
 	struct ksplice_conflict c[KSPLICE_MAX_CONFLICTS];
 	unsigned int nr;		/* may exceed the array */
+	u64 check_ns;			/* how long the stack walk took */
 };
 
 /* Code no task may be in, sorted by start. */
@@ -98,7 +99,7 @@ struct ksplice_core {
 	struct ksplice_update *update;
 	struct ksplice_fstate *fs;	/* one per update->funcs */
 	struct ksplice_bindings bindings;
-	bool holds_refs;
+	bool holds_ref;			/* on the update module */
 
 	/* Status, under status_lock: read by sysfs while work runs. */
 	struct mutex status_lock;
@@ -106,7 +107,7 @@ struct ksplice_core {
 	enum ksplice_abort cause;
 	char detail[KSPLICE_DETAIL_LEN];
 	struct ksplice_conflicts conflicts;
-	u64 pause_ns;
+	u64 pause_ns;			/* last stop_machine callback */
 
 	unsigned int max_tries;
 	unsigned int retry_interval_ms;
@@ -146,6 +147,7 @@ int ksplice_sym_unique(const char *target, const char *name,
 		       unsigned long *addr);
 bool ksplice_sym_start_name(unsigned long addr, char *buf);
 bool ksplice_is_vmlinux(const char *target);
+bool ksplice_target_present(const char *name);
 
 /* bindings.c */
 void ksplice_bindings_init(struct ksplice_bindings *b);

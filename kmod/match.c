@@ -21,6 +21,7 @@ struct ksplice_match {
 	struct ksplice_fstate *fs;
 	unsigned long addr;		/* the candidate */
 	u8 *run;			/* its running bytes */
+	u8 *skip;			/* bytes verified by their site */
 	struct ksplice_bindings pending; /* learned from this candidate */
 	struct ksplice_bindings winner;	/* learned from the match */
 	char why[KSPLICE_DETAIL_LEN];
@@ -43,7 +44,7 @@ static bool ksplice_match_bytes(struct ksplice_match *m)
 	unsigned int i, n;
 
 	for (i = 0; i < f->pre_size; i++) {
-		if (m->fs->mask[i] != KSPLICE_MASK_CODE ||
+		if (m->fs->mask[i] != KSPLICE_MASK_CODE || m->skip[i] ||
 		    m->run[i] == f->pre[i])
 			continue;
 		n = min(8U, f->pre_size - i);
@@ -53,20 +54,71 @@ static bool ksplice_match_bytes(struct ksplice_match *m)
 	return true;
 }
 
+static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
+			      unsigned long sym, bool bind);
+
+static void ksplice_site_ctx_init(struct ksplice_match *m,
+				  struct ksplice_site_ctx *c, unsigned int i)
+{
+	const struct ksplice_func *f = m->f;
+	unsigned int off = f->pre_sites[i].offset;
+	unsigned int rel = m->fs->site_rel[i];
+
+	c->target = f->target;
+	c->why = m->why;
+	c->why_len = sizeof(m->why);
+	c->site = &f->pre_sites[i];
+	c->rel = rel == KSPLICE_NO_REL ? NULL : &f->pre_relocs[rel];
+	c->mask = m->fs->mask + off;
+	c->skip = m->skip + off;
+	c->check = ksplice_match_sym;
+	c->m = m;
+	c->relocs = f->pre_relocs;
+	c->nr_relocs = f->nr_pre_relocs;
+	c->offset = off;
+	c->pre = f->pre + off;
+	c->run = m->run + off;
+	c->addr = m->addr + off;
+	c->len = m->fs->site_len[i];
+}
+
+/*
+ * Alternatives first: where the running code holds a replacement, the
+ * pre code's own bytes, relocs and sites there are not looked at.  The
+ * sites of one ALTERNATIVE_2 are adjacent in the table, at one offset.
+ */
+static bool ksplice_match_alts(struct ksplice_match *m)
+{
+	const struct ksplice_func *f = m->f;
+	struct ksplice_site_ctx c;
+	unsigned int i, n;
+
+	for (i = 0; i < f->nr_pre_sites; i += n) {
+		n = 1;
+		if (f->pre_sites[i].kind != KSPLICE_SITE_ALT)
+			continue;
+		while (i + n < f->nr_pre_sites &&
+		       f->pre_sites[i + n].kind == KSPLICE_SITE_ALT &&
+		       f->pre_sites[i + n].offset == f->pre_sites[i].offset)
+			n++;
+		ksplice_site_ctx_init(m, &c, i);
+		if (!ksplice_arch_alt_match(&c, &f->pre_sites[i], n))
+			return false;
+	}
+	return true;
+}
+
 static bool ksplice_match_sites(struct ksplice_match *m)
 {
 	const struct ksplice_func *f = m->f;
-	struct ksplice_site_ctx c = { .target = f->target, .why = m->why,
-				      .why_len = sizeof(m->why) };
-	unsigned int i, off;
+	struct ksplice_site_ctx c;
+	unsigned int i;
 
 	for (i = 0; i < f->nr_pre_sites; i++) {
-		off = f->pre_sites[i].offset;
-		c.rel = &f->pre_relocs[m->fs->site_rel[i]];
-		c.pre = f->pre + off;
-		c.run = m->run + off;
-		c.addr = m->addr + off;
-		c.len = m->fs->site_len[i];
+		if (f->pre_sites[i].kind == KSPLICE_SITE_ALT ||
+		    m->skip[f->pre_sites[i].offset])
+			continue;
+		ksplice_site_ctx_init(m, &c, i);
 		if (!ksplice_arch_site_match(f->pre_sites[i].kind, &c))
 			return false;
 	}
@@ -113,13 +165,12 @@ static bool ksplice_match_anon(struct ksplice_match *m,
 	return true;
 }
 
-static bool ksplice_match_reloc(struct ksplice_match *m,
-				const struct ksplice_reloc *r)
+/* Is @sym what @r refers to?  See ksplice_sym_check_t. */
+static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
+			      unsigned long sym, bool bind)
 {
-	unsigned long place = m->addr + r->offset;
-	unsigned long sym;
+	struct ksplice_match *m = p;
 
-	sym = ksplice_arch_reloc_read(r, m->run + r->offset, place);
 	if (r->expect_len && !ksplice_match_anon(m, r, sym))
 		return false;
 	if (!r->symbol[0])
@@ -128,7 +179,16 @@ static bool ksplice_match_reloc(struct ksplice_match *m,
 		return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
 				    m->f->name, r->offset, (void *)sym,
 				    r->symbol);
-	return ksplice_match_bind(m, r->symbol, sym);
+	return !bind || ksplice_match_bind(m, r->symbol, sym);
+}
+
+static bool ksplice_match_reloc(struct ksplice_match *m,
+				const struct ksplice_reloc *r)
+{
+	unsigned long place = m->addr + r->offset;
+
+	return ksplice_match_sym(m, r, ksplice_arch_reloc_read(r,
+				 m->run + r->offset, place), true);
 }
 
 static bool ksplice_match_relocs(struct ksplice_match *m)
@@ -137,7 +197,8 @@ static bool ksplice_match_relocs(struct ksplice_match *m)
 	unsigned int i;
 
 	for (i = 0; i < f->nr_pre_relocs; i++) {
-		if (m->fs->mask[f->pre_relocs[i].offset] == KSPLICE_MASK_SITE)
+		if (m->fs->mask[f->pre_relocs[i].offset] == KSPLICE_MASK_SITE ||
+		    m->skip[f->pre_relocs[i].offset])
 			continue;
 		if (!ksplice_match_reloc(m, &f->pre_relocs[i]))
 			return false;
@@ -152,7 +213,9 @@ static bool ksplice_match_candidate(struct ksplice_match *m)
 		return ksplice_fail(m, "%s: cannot read %u bytes at %px",
 				    m->f->name, m->f->pre_size,
 				    (void *)m->addr);
-	return ksplice_match_bytes(m) && ksplice_match_sites(m) &&
+	memset(m->skip, 0, m->f->pre_size);
+	return ksplice_match_alts(m) && ksplice_match_bytes(m) &&
+	       ksplice_match_sites(m) &&
 	       ksplice_match_relocs(m) &&
 	       ksplice_match_bind(m, m->f->name, m->addr);
 }
@@ -292,9 +355,11 @@ int ksplice_match_all(struct ksplice_core *core)
 	for (i = 0; i < u->nr_funcs; i++)
 		core->fs[i].old_addr = 0;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
-	if (m)
+	if (m) {
 		m->run = kvmalloc(ksplice_max_pre(u), GFP_KERNEL);
-	if (!m || !m->run) {
+		m->skip = kvmalloc(ksplice_max_pre(u), GFP_KERNEL);
+	}
+	if (!m || !m->run || !m->skip) {
 		ret = ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					"matching");
 		goto out;
@@ -310,8 +375,10 @@ int ksplice_match_all(struct ksplice_core *core)
 	if (!ret)
 		ret = ksplice_windows_distinct(core);
 out:
-	if (m)
+	if (m) {
 		kvfree(m->run);
+		kvfree(m->skip);
+	}
 	kfree(m);
 	return ret;
 }

@@ -20,7 +20,7 @@ struct ksplice_stop {
 	atomic_t arrived;
 	int done;
 	unsigned int stale;		/* function whose bytes changed */
-	u64 ns;
+	u64 ns;				/* the whole callback */
 	struct ksplice_conflicts conflicts;
 };
 
@@ -169,8 +169,9 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 
 	ret = ksplice_stop_result(st, ret);
 	if (!ret)
-		pr_info("%s: %s, %llu ns in stop_machine\n", core->update->id,
-			undo ? "reversed" : "applied", st->ns);
+		pr_info("%s: %s, %llu ns in stop_machine (%llu ns walking stacks)\n",
+			core->update->id, undo ? "reversed" : "applied", st->ns,
+			st->conflicts.check_ns);
 	kvfree(st->ranges);
 	kfree(st);
 	return ret;

@@ -4,8 +4,10 @@
  * it.  Runs inside stop_machine(), so every other task is switched out
  * with a complete saved state and its stack can be walked with the ORC
  * unwinder.  A return address or an interrupted IP inside a range (old
- * code on apply, new code on undo) is a conflict.
+ * code on apply, new code on undo) is a conflict.  The time the walk
+ * took is reported with the conflicts (sysfs check_ns).
  */
+#include <linux/ktime.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -129,6 +131,7 @@ static void ksplice_check_task(const struct ksplice_ranges *rs,
 void ksplice_check_stacks(const struct ksplice_ranges *rs,
 			  struct ksplice_conflicts *out)
 {
+	u64 t0 = ktime_get_mono_fast_ns();
 	struct task_struct *g, *t;
 	int cpu;
 
@@ -140,4 +143,5 @@ void ksplice_check_stacks(const struct ksplice_ranges *rs,
 	for_each_process_thread(g, t)
 		ksplice_check_task(rs, t, out);
 	rcu_read_unlock();
+	out->check_ns = ktime_get_mono_fast_ns() - t0;
 }

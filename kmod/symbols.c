@@ -134,14 +134,22 @@ static void ksplice_module_addrs(struct module *mod, const char *name,
 	}
 }
 
+/* A module being loaded or running: its text is there and stays. */
+static bool ksplice_module_present(const struct module *mod)
+{
+	return mod && (mod->state == MODULE_STATE_LIVE ||
+		       mod->state == MODULE_STATE_COMING);
+}
+
 /*
  * Every address kallsyms has for @name in @target ("vmlinux" or a module
- * name).  Returns how many there are (even beyond @max), or -ENOENT if the
- * target module is not loaded.
+ * name), or with @deps in the modules @target uses (links against).
+ * Returns 0, or -ENOENT if the target module is not loaded.
  */
-static int ksplice_walk(const char *target, const char *name,
+static int ksplice_walk(const char *target, const char *name, bool deps,
 			struct ksplice_addrs *a)
 {
+	struct module_use *use;
 	struct module *mod;
 
 	if (ksplice_is_vmlinux(target)) {
@@ -151,10 +159,17 @@ static int ksplice_walk(const char *target, const char *name,
 
 	mutex_lock(ksplice_k.module_mutex);
 	mod = ksplice_k.find_module(target);
-	if (mod && mod->state != MODULE_STATE_UNFORMED)
-		ksplice_module_addrs(mod, name, a);
+	if (ksplice_module_present(mod)) {
+		if (!deps)
+			ksplice_module_addrs(mod, name, a);
+		else
+			list_for_each_entry(use, &mod->target_list, target_list)
+				if (use->target->state != MODULE_STATE_UNFORMED)
+					ksplice_module_addrs(use->target, name,
+							     a);
+	}
 	mutex_unlock(ksplice_k.module_mutex);
-	return mod ? 0 : -ENOENT;
+	return ksplice_module_present(mod) ? 0 : -ENOENT;
 }
 
 int ksplice_sym_addrs(const char *target, const char *name,
@@ -163,45 +178,67 @@ int ksplice_sym_addrs(const char *target, const char *name,
 	struct ksplice_addrs a = { .addrs = addrs, .max = max };
 	int ret;
 
-	ret = ksplice_walk(target, name, &a);
+	ret = ksplice_walk(target, name, false, &a);
 	return ret ? ret : a.nr;
 }
 
 static bool ksplice_sym_is_in(const char *target, const char *name,
-			      unsigned long addr)
+			      bool deps, unsigned long addr)
 {
 	struct ksplice_addrs a = { .want = addr };
 
-	return addr && !ksplice_walk(target, name, &a) && a.found;
+	return addr && !ksplice_walk(target, name, deps, &a) && a.found;
 }
 
 /*
  * Is @addr one of the addresses of @name as code of @target sees it?  A
- * module's code also refers to vmlinux.
+ * module's code also refers to vmlinux and to the modules it uses (whose
+ * exports it links against): a name several modules have is told apart
+ * by which of them the target depends on.
  */
 bool ksplice_sym_is(const char *target, const char *name, unsigned long addr)
 {
-	if (ksplice_sym_is_in(target, name, addr))
+	if (ksplice_sym_is_in(target, name, false, addr))
 		return true;
-	return !ksplice_is_vmlinux(target) &&
-	       ksplice_sym_is_in("vmlinux", name, addr);
+	if (ksplice_is_vmlinux(target))
+		return false;
+	return ksplice_sym_is_in("vmlinux", name, false, addr) ||
+	       ksplice_sym_is_in(target, name, true, addr);
 }
 
 /*
  * The one address of @name for code of @target: the target module's own
- * symbol first, then vmlinux.  -ENOENT if none, -E2BIG if ambiguous.
+ * symbol first, then vmlinux, then the modules the target uses.  -ENOENT
+ * if none, -E2BIG if ambiguous.
  */
 int ksplice_sym_unique(const char *target, const char *name,
 		       unsigned long *addr)
 {
+	struct ksplice_addrs a = { .addrs = addr, .max = 1 };
 	int nr;
 
 	nr = ksplice_sym_addrs(target, name, addr, 1);
 	if (nr <= 0 && !ksplice_is_vmlinux(target))
 		nr = ksplice_sym_addrs("vmlinux", name, addr, 1);
+	if (nr <= 0 && !ksplice_is_vmlinux(target) &&
+	    !ksplice_walk(target, name, true, &a))
+		nr = a.nr;
 	if (nr <= 0)
 		return -ENOENT;
 	return nr == 1 ? 0 : -E2BIG;
+}
+
+/* Is module @name loaded (live, or coming and not yet initialised)? */
+bool ksplice_target_present(const char *name)
+{
+	bool ret;
+
+	if (ksplice_is_vmlinux(name))
+		return true;
+	mutex_lock(ksplice_k.module_mutex);
+	ret = ksplice_module_present(ksplice_k.find_module(name));
+	mutex_unlock(ksplice_k.module_mutex);
+	return ret;
 }
 
 /*

@@ -11,7 +11,13 @@
  *   max_tries          rw  stop_machine attempts per operation
  *   retry_interval_ms  rw  pause between attempts
  *   pause_ns           ro  time spent in the last stop_machine
+ *   check_ns           ro  the part of pause_ns spent walking stacks
+ *
+ * Writes change the running kernel's code, so besides the file modes
+ * they need CAP_SYS_MODULE, like loading the update module did: root
+ * without it (a container, a capability-dropping sandbox) is refused.
  */
+#include <linux/capability.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -71,6 +77,8 @@ static ssize_t stage_store(struct kobject *kobj, struct kobj_attribute *a,
 	struct ksplice_core *core = to_core(kobj);
 	int ret;
 
+	if (!capable(CAP_SYS_MODULE))
+		return -EPERM;
 	if (sysfs_streq(buf, "applied"))
 		ret = ksplice_apply(core);
 	else if (sysfs_streq(buf, "reversed"))
@@ -150,6 +158,8 @@ static ssize_t max_tries_store(struct kobject *kobj, struct kobj_attribute *a,
 	unsigned int v;
 	int ret = kstrtouint(buf, 0, &v);
 
+	if (!capable(CAP_SYS_MODULE))
+		return -EPERM;
 	if (ret)
 		return ret;
 	if (!v || v > 1000)
@@ -172,6 +182,8 @@ static ssize_t retry_interval_ms_store(struct kobject *kobj,
 	unsigned int v;
 	int ret = kstrtouint(buf, 0, &v);
 
+	if (!capable(CAP_SYS_MODULE))
+		return -EPERM;
 	if (ret)
 		return ret;
 	if (v > 60000)
@@ -192,6 +204,18 @@ static ssize_t pause_ns_show(struct kobject *kobj, struct kobj_attribute *a,
 	return n;
 }
 
+static ssize_t check_ns_show(struct kobject *kobj, struct kobj_attribute *a,
+			     char *buf)
+{
+	struct ksplice_core *core = to_core(kobj);
+	ssize_t n;
+
+	mutex_lock(&core->status_lock);
+	n = sysfs_emit(buf, "%llu\n", core->conflicts.check_ns);
+	mutex_unlock(&core->status_lock);
+	return n;
+}
+
 static struct kobj_attribute stage_attr = __ATTR_RW_MODE(stage, 0600);
 static struct kobj_attribute abort_cause_attr = __ATTR_RO(abort_cause);
 static struct kobj_attribute abort_detail_attr = __ATTR_RO_MODE(abort_detail,
@@ -202,6 +226,7 @@ static struct kobj_attribute max_tries_attr = __ATTR_RW_MODE(max_tries, 0600);
 static struct kobj_attribute retry_interval_ms_attr =
 	__ATTR_RW_MODE(retry_interval_ms, 0600);
 static struct kobj_attribute pause_ns_attr = __ATTR_RO(pause_ns);
+static struct kobj_attribute check_ns_attr = __ATTR_RO(check_ns);
 
 static struct attribute *ksplice_attrs[] = {
 	&stage_attr.attr,
@@ -212,6 +237,7 @@ static struct attribute *ksplice_attrs[] = {
 	&max_tries_attr.attr,
 	&retry_interval_ms_attr.attr,
 	&pause_ns_attr.attr,
+	&check_ns_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ksplice);

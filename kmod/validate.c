@@ -108,11 +108,52 @@ static int ksplice_check_relocs(const struct module *mod,
 	return 0;
 }
 
+/*
+ * The fields of the newer site kinds: an alternative's replacement and
+ * its relocs, a jump label's target; the older kinds use none of them.
+ */
+static int ksplice_check_site(const struct module *mod,
+			      const struct ksplice_func *f,
+			      const struct ksplice_site *s, char *why,
+			      size_t len)
+{
+	unsigned int nr = 0, size = 0;
+
+	if (!s->kind || s->kind >= KSPLICE_SITE_MAX)
+		return KSPLICE_WHY("%s: site at +0x%x: unknown kind %u",
+				   f->name, s->offset, s->kind);
+	if (s->kind == KSPLICE_SITE_ALT) {
+		if (s->len > 255 || s->alt_len > s->len ||
+		    (s->alt_len && !ksplice_in_mod(mod, s->alt, s->alt_len)))
+			return KSPLICE_WHY("%s: alternative at +0x%x: bad replacement",
+					   f->name, s->offset);
+		nr = 16;
+		size = s->alt_len;
+	} else if (s->kind == KSPLICE_SITE_PARAVIRT) {
+		if (s->len > 255)
+			return KSPLICE_WHY("%s: paravirt site at +0x%x: bad length",
+					   f->name, s->offset);
+	} else if (s->kind == KSPLICE_SITE_JUMP_LABEL) {
+		if (s->nr_alt_relocs != 1 || !s->alt_relocs ||
+		    s->alt_relocs[0].type != R_X86_64_64)
+			return KSPLICE_WHY("%s: jump label at +0x%x: no target",
+					   f->name, s->offset);
+		nr = 1;
+		size = 8;
+	}
+	if (s->nr_alt_relocs > nr)
+		return KSPLICE_WHY("%s: site at +0x%x: bad reloc array",
+				   f->name, s->offset);
+	return ksplice_check_relocs(mod, f, s->alt_relocs, s->nr_alt_relocs,
+				    size, true, why, len);
+}
+
 static int ksplice_check_func(const struct ksplice_update *u,
 			      const struct ksplice_func *f, char *why,
 			      size_t len)
 {
 	const struct module *mod = u->mod;
+	unsigned int i;
 	int ret;
 
 	if (!ksplice_str_ok(mod, f->name, KSYM_NAME_LEN - 1, false))
@@ -131,6 +172,11 @@ static int ksplice_check_func(const struct ksplice_update *u,
 	     !ksplice_in_mod(mod, f->pre_sites,
 			     f->nr_pre_sites * sizeof(*f->pre_sites))))
 		return KSPLICE_WHY("%s: bad site array", f->name);
+	for (i = 0; i < f->nr_pre_sites; i++) {
+		ret = ksplice_check_site(mod, f, &f->pre_sites[i], why, len);
+		if (ret)
+			return ret;
+	}
 	ret = ksplice_check_relocs(mod, f, f->pre_relocs, f->nr_pre_relocs,
 				   f->pre_size, true, why, len);
 	if (ret)
@@ -211,34 +257,60 @@ static int ksplice_mask_reloc(const struct ksplice_func *f, u8 *mask,
 
 /*
  * Marks the bytes of a site.  Its reloc, the rel32 that ends it, is
- * the only other thing it may contain.
+ * the only other thing it may contain (the pv_ops reference of a paravirt
+ * call, the jump of a jump label to another section).  An alternative
+ * marks nothing: its pre bytes are checked like any other where the
+ * running code holds them.  Alternatives overlap only as the entries of
+ * one ALTERNATIVE_2: same offset, same length.
  */
 static int ksplice_mask_site(const struct ksplice_func *f,
 			     struct ksplice_fstate *fs, unsigned int *at,
 			     unsigned int i, char *why, size_t len)
 {
 	const struct ksplice_site *s = &f->pre_sites[i];
-	unsigned int rel_off, j, ri;
+	unsigned int rel_off, j, ri = 0;
 	int n;
 
 	n = ksplice_arch_site_len(f, s, &rel_off, why, len);
 	if (n < 0)
 		return n;
-	ri = at[s->offset + rel_off];
-	if (!ri || rel_off + 4 != n ||
-	    ksplice_arch_reloc_width(f->pre_relocs[ri - 1].type) != 4 ||
-	    !ksplice_arch_site_reloc_ok(s, &f->pre_relocs[ri - 1]))
+	fs->site_rel[i] = KSPLICE_NO_REL;
+	fs->site_len[i] = n;
+	if (s->kind == KSPLICE_SITE_ALT) {
+		for (j = 0; j < i; j++) {
+			const struct ksplice_site *o = &f->pre_sites[j];
+
+			if (o->kind != KSPLICE_SITE_ALT ||
+			    o->offset >= s->offset + n ||
+			    s->offset >= o->offset + fs->site_len[j] ||
+			    (o->offset == s->offset && fs->site_len[j] == n &&
+			     j == i - 1))
+				continue;
+			return KSPLICE_WHY("%s: alternative at +0x%x overlaps",
+					   f->name, s->offset);
+		}
+		return 0;
+	}
+	if (rel_off != KSPLICE_NO_REL)
+		ri = at[s->offset + rel_off];
+	if (rel_off != KSPLICE_NO_REL &&
+	    (!ri || rel_off + 4 > n ||
+	     ksplice_arch_reloc_width(f->pre_relocs[ri - 1].type) != 4 ||
+	     !ksplice_arch_site_reloc_ok(s, &f->pre_relocs[ri - 1])) &&
+	    s->kind != KSPLICE_SITE_JUMP_LABEL)
 		return KSPLICE_WHY("%s: site at +0x%x lacks its reloc",
 				   f->name, s->offset);
 	for (j = s->offset; j < s->offset + n; j++) {
 		if (fs->mask[j] == KSPLICE_MASK_SITE ||
-		    (fs->mask[j] && j < s->offset + rel_off))
+		    (fs->mask[j] && (rel_off == KSPLICE_NO_REL ||
+				     j < s->offset + rel_off ||
+				     j >= s->offset + rel_off + 4)))
 			return KSPLICE_WHY("%s: site at +0x%x overlaps",
 					   f->name, s->offset);
 		fs->mask[j] = KSPLICE_MASK_SITE;
 	}
-	fs->site_rel[i] = ri - 1;
-	fs->site_len[i] = n;
+	if (ri)
+		fs->site_rel[i] = ri - 1;
 	return 0;
 }
 

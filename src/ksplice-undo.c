@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,30 +17,62 @@
 #include "update-file.h"
 #include "util.h"
 
+static const char *max_tries;		/* NULL: as set in sysfs */
+static const char *retry_interval;
+
 static void __noreturn usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"Usage: %s ID\n"
+		"Usage: %s [--max-tries N] [--retry-interval MS] ID\n"
 		"Reverse the applied ksplice update ID (see ksplice-view) and\n"
 		"unload its module.\n"
 		"\n"
-		"  -h, --help   show this help\n",
+		"  --max-tries N         try N times to find a moment when no task\n"
+		"                        is running the new code\n"
+		"  --retry-interval MS   wait MS milliseconds between tries\n"
+		"  -h, --help            show this help\n",
 		progname);
 	exit(status);
+}
+
+/* A decimal number in [min, INT_MAX], checked here for a clear message. */
+static const char *number_arg(const char *opt, const char *arg, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > INT_MAX)
+		die("%s needs a whole number of at least %ld, not '%s'",
+		    opt, min, arg);
+	return arg;
 }
 
 static const char *parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "max-tries", required_argument, NULL, 't' },
+		{ "retry-interval", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h')
+		switch (c) {
+		case 't':
+			max_tries = number_arg("--max-tries", optarg, 1);
+			break;
+		case 'i':
+			retry_interval =
+				number_arg("--retry-interval", optarg, 0);
+			break;
+		case 'h':
 			usage(0);
-		usage(2);
+		default:
+			usage(2);
+		}
 	}
 	if (argc - optind != 1)
 		usage(2);
@@ -85,11 +118,30 @@ static int unload(const char *id)
 	return ret == -ENOENT ? 0 : ret;
 }
 
+static int set_tunable(const char *id, const char *attr, const char *value)
+{
+	int ret;
+
+	if (!value)
+		return 0;
+	ret = sysfs_write(id, attr, value);
+	if (ret == -EINVAL)
+		return error("the ksplice core refused %s %s for update %s as out of range",
+			     attr, value, id);
+	if (ret)
+		return error("cannot set %s to %s for update %s: %s", attr,
+			     value, id, strerror(-ret));
+	return 0;
+}
+
 static int reverse(const char *id)
 {
 	char *stage = NULL;
 	int wret, ret = 0;
 
+	if (set_tunable(id, "max_tries", max_tries) ||
+	    set_tunable(id, "retry_interval_ms", retry_interval))
+		return -1;
 	wret = sysfs_write(id, "stage", "reversed");
 	if (sysfs_read(id, "stage", &stage))
 		stage = NULL;

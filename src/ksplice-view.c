@@ -173,6 +173,31 @@ static void show_others(const char *id)
 	free(dir);
 }
 
+/*
+ * The last pause (the stop_machine callback) in microseconds, split into
+ * the stack walk and the rest (patching); nothing before the first one.
+ */
+static void show_pause(const char *id)
+{
+	char *pause, *check;
+	unsigned long long p, c;
+
+	if (sysfs_read(id, "pause_ns", &pause))
+		return;
+	if (sysfs_read(id, "check_ns", &check))
+		check = xstrdup("0");
+	p = strtoull(pause, NULL, 10);
+	c = strtoull(check, NULL, 10);
+	if (p) {
+		if (c > p)
+			c = p;
+		printf("%-18s %.1f us (stack walk %.1f us, patching %.1f us)\n",
+		       "last pause", p / 1000.0, c / 1000.0, (p - c) / 1000.0);
+	}
+	free(pause);
+	free(check);
+}
+
 static int show_one(const char *id)
 {
 	size_t i;
@@ -188,6 +213,7 @@ static int show_one(const char *id)
 	printf("%-18s %s\n", "id", id);
 	for (i = 0; i < ARRAY_SIZE(known_attrs); i++)
 		show_attr(id, known_attrs[i]);
+	show_pause(id);
 	show_others(id);
 	return 0;
 }

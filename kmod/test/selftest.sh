@@ -36,7 +36,7 @@ check "no update left in sysfs" "" "$(ls /sys/kernel/ksplice)"
 
 # Broken updates that register but must not apply.
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
-	    104:failed_to_find 105:failed_to_find 106:no_match 107:bad_update \
+	    104:failed_to_find 106:no_match 107:bad_update \
 	    108:unpatchable; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
@@ -51,6 +51,14 @@ for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	rmmod selftest_update
 done
 
+# A function of a module that is not loaded waits for it: the rest applies.
+insmod selftest_update.ko bad=105 || nok "bad=105 insmod"
+echo applied >$u/stage && ok "bad=105 (a target not loaded) applies" ||
+	nok "bad=105 applies: $(cat $u/abort_detail)"
+check "bad=105: its function has no address yet" 0x0 "$(awk '$2 == "0x0" { print $2 }' $u/functions)"
+echo reversed >$u/stage
+rmmod selftest_update
+
 # The good update.
 insmod selftest_update.ko || nok "insmod selftest_update.ko"
 check "stage after load" loaded "$(cat $u/stage)"
@@ -61,7 +69,11 @@ check "new code runs" "$new" "$(value)"
 echo "     functions:"; sed 's/^/       /' $u/functions
 echo "     pause_ns: $(cat $u/pause_ns)"
 rmmod selftest_update 2>/dev/null && nok "rmmod of an applied update" || ok "applied update cannot be removed"
-rmmod ksplice_target 2>/dev/null && nok "rmmod of a patched target" || ok "patched target cannot be removed"
+# The core holds no reference on a target module: it may go, and comes back patched.
+rmmod ksplice_target && ok "patched target can be removed" || nok "rmmod of a patched target"
+check "its functions are forgotten" 0x0 "$(awk '{ print $2 }' $u/functions | sort -u)"
+insmod ksplice_target.ko || nok "insmod ksplice_target.ko again"
+check "re-inserted target is patched as it loads" "$new" "$(value)"
 echo applied >$u/stage 2>/dev/null && nok "second apply" || check "second apply refused" already_applied "$(cat $u/abort_cause)"
 
 # ftrace keeps working on a patched function.

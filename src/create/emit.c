@@ -60,8 +60,15 @@ static void print_bytes(FILE *out, const unsigned char *p, size_t n)
 			i % 12 == 11 || i + 1 == n ? "\n" : "");
 }
 
+struct site {
+	unsigned long offset;
+	const struct special *sp;
+	const struct section *sec;	/* the table */
+	unsigned long entry;
+};
+
 struct site_list {
-	struct ksplice_site sites[256];
+	struct site *sites;
 	size_t n;
 };
 
@@ -70,8 +77,8 @@ static void collect_site(const struct special *sp, const struct section *sec,
 {
 	struct site_list *l = arg;
 
-	if (l->n < sizeof(l->sites) / sizeof(l->sites[0]))
-		l->sites[l->n++] = (struct ksplice_site){ offset, sp->site_kind };
+	l->sites = xrealloc(l->sites, (l->n + 1) * sizeof(*l->sites));
+	l->sites[l->n++] = (struct site){ offset, sp, sec, entry };
 }
 
 static void pre_sites(const struct object *pre, const struct symbol *f,
@@ -80,10 +87,128 @@ static void pre_sites(const struct object *pre, const struct symbol *f,
 	unsigned int s;
 
 	l->n = 0;
+	l->sites = NULL;
 	for (s = 0; s < nr_special_sections; s++)
 		if (special_sections[s].site_kind)
 			special_for_each(pre, &special_sections[s], f,
 					 collect_site, l);
+}
+
+static const struct reloc *table_reloc(const struct section *sec,
+				       unsigned long offset)
+{
+	size_t i;
+
+	for (i = 0; i < sec->nr_relocs; i++)
+		if (sec->relocs[i].offset == offset)
+			return &sec->relocs[i];
+	return NULL;
+}
+
+/* One reloc as a struct ksplice_reloc initializer, its bytes emitted first. */
+static void print_reloc(FILE *out, const struct object *obj,
+			const struct reloc *r, unsigned long base,
+			const char *expect)
+{
+	struct target t;
+
+	diff_target(obj, r, &t);
+	if (t.name)
+		fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld,", t.name,
+			t.addend);
+	else
+		fprintf(out, "\t{ .symbol = \"\", .addend = %ld, .expect = %s, .expect_len = %zu, .expect_off = %lu,",
+			t.addend, expect, t.len, t.off);
+	fprintf(out, " .offset = %#lx, .type = %u },\n", r->offset - base,
+		r->type);
+}
+
+static void print_expect(FILE *out, const struct object *obj,
+			 const struct reloc *r, const char *name)
+{
+	struct target t;
+
+	diff_target(obj, r, &t);
+	if (t.name)
+		return;
+	fprintf(out, "static const unsigned char %s[] = {\n", name);
+	print_bytes(out, t.bytes, t.len);
+	fprintf(out, "};\n");
+}
+
+/*
+ * The extra data of an alternative (its replacement) or a jump label (its
+ * target) site, as arrays alt_<id> and alt_relocs_<id>.
+ */
+static void emit_site_data(FILE *out, const struct object *obj,
+			   const struct site *s, const char *id,
+			   unsigned int *len, unsigned int *aux,
+			   unsigned int *alt_len, unsigned int *nr_relocs)
+{
+	const unsigned char *e = s->sec->data + s->entry;
+	const struct reloc *r;
+	struct reloc *first;
+	char name[192];
+	size_t n = 0, i;
+	long start;
+
+	*len = *aux = *alt_len = *nr_relocs = 0;
+	switch (s->sp->site_kind) {
+	case KSPLICE_SITE_ALT:
+		*aux = e[8] | e[9] << 8;
+		*len = e[10];
+		*alt_len = e[11];
+		r = table_reloc(s->sec, s->entry + 4);
+		if (!r || !r->sym->sec || !r->sym->sec->data)
+			die("%s: alternative without replacement", obj->path);
+		start = (r->sym->type == STT_SECTION ? 0 :
+			 (long)r->sym->st.st_value) + r->addend;
+		fprintf(out, "static const unsigned char alt_%s[] = {\n", id);
+		print_bytes(out, r->sym->sec->data + start, *alt_len);
+		if (!*alt_len)
+			fprintf(out, "\t0\n");
+		fprintf(out, "};\n");
+		n = elf_relocs_in(r->sym->sec, start, start + *alt_len, &first);
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "alt_expect_%s_%zu", id, i);
+			print_expect(out, obj, &first[i], name);
+		}
+		fprintf(out, "static const struct ksplice_reloc alt_relocs_%s[] = {\n",
+			id);
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "alt_expect_%s_%zu", id, i);
+			print_reloc(out, obj, &first[i], start, name);
+		}
+		fprintf(out, "\t{}\n};\n");
+		*nr_relocs = n;
+		break;
+	case KSPLICE_SITE_PARAVIRT:
+		*aux = e[8];
+		*len = e[9];
+		break;
+	case KSPLICE_SITE_JUMP_LABEL: {
+		const struct symbol *named;
+		long at;
+
+		r = table_reloc(s->sec, s->entry + 4);
+		if (!r || !r->sym->sec)
+			die("%s: jump label without target", obj->path);
+		named = r->sym;
+		at = r->addend;
+		if (r->sym->type == STT_SECTION) {
+			named = elf_symbol_at(obj, r->sym->sec, r->addend);
+			if (!named)
+				die("%s: jump label target %s+%#lx is in no function",
+				    obj->path, r->sym->sec->name, r->addend);
+			at = r->addend - (long)named->st.st_value;
+		}
+		fprintf(out, "static const struct ksplice_reloc alt_relocs_%s[] = {\n"
+			"\t{ .symbol = \"%s\", .addend = %ld, .type = %u },\n};\n",
+			id, named->name, at, R_X86_64_64);
+		*nr_relocs = 1;
+		break;
+	}
+	}
 }
 
 static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
@@ -92,6 +217,7 @@ static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 	unsigned long start = f->st.st_value;
 	struct site_list sites;
 	struct reloc *r;
+	char id[128];
 	size_t n, i;
 
 	pre_sites(&u->pre, f, &sites);
@@ -101,37 +227,44 @@ static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 	fprintf(out, "};\n");
 	n = elf_relocs_in(f->sec, start, start + f->st.st_size, &r);
 	for (i = 0; i < n; i++) {
-		struct target t;
-
-		diff_target(&u->pre, &r[i], &t);
-		if (t.name)
-			continue;
-		fprintf(out, "static const unsigned char expect_" FN "_%zu[] = {\n",
-			un, fn, i);
-		print_bytes(out, t.bytes, t.len);
-		fprintf(out, "};\n");
+		snprintf(id, sizeof(id), "expect_" FN "_%zu", un, fn, i);
+		print_expect(out, &u->pre, &r[i], id);
 	}
 	fprintf(out, "static const struct ksplice_reloc pre_relocs_" FN "[] = {\n",
 		un, fn);
 	for (i = 0; i < n; i++) {
-		struct target t;
-
-		diff_target(&u->pre, &r[i], &t);
-		if (t.name)
-			fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld,", t.name,
-				t.addend);
-		else
-			fprintf(out, "\t{ .symbol = \"\", .addend = %ld, .expect = expect_" FN "_%zu, .expect_len = %zu, .expect_off = %lu,",
-				t.addend, un, fn, i, t.len, t.off);
-		fprintf(out, " .offset = %#lx, .type = %u },\n",
-			r[i].offset - start, r[i].type);
+		snprintf(id, sizeof(id), "expect_" FN "_%zu", un, fn, i);
+		print_reloc(out, &u->pre, &r[i], start, id);
 	}
-	fprintf(out, "};\nstatic const struct ksplice_site pre_sites_" FN "[] = {\n",
-		un, fn);
-	for (i = 0; i < sites.n; i++)
-		fprintf(out, "\t{ .offset = %#x, .kind = %u },\n",
-			sites.sites[i].offset, sites.sites[i].kind);
 	fprintf(out, "};\n");
+	for (i = 0; i < sites.n; i++) {
+		unsigned int len, aux, alt_len, nr;
+
+		snprintf(id, sizeof(id), FN "_%zu", un, fn, i);
+		emit_site_data(out, &u->pre, &sites.sites[i], id, &len, &aux,
+			       &alt_len, &nr);
+	}
+	fprintf(out, "static const struct ksplice_site pre_sites_" FN "[] = {\n",
+		un, fn);
+	for (i = 0; i < sites.n; i++) {
+		const struct site *s = &sites.sites[i];
+		unsigned int kind = s->sp->site_kind;
+		const unsigned char *e = s->sec->data + s->entry;
+
+		snprintf(id, sizeof(id), FN "_%zu", un, fn, i);
+		fprintf(out, "\t{ .offset = %#lx, .kind = %u", s->offset, kind);
+		if (kind == KSPLICE_SITE_ALT)
+			fprintf(out, ", .len = %u, .aux = %#x, .alt = alt_%s, .alt_len = %u, .alt_relocs = alt_relocs_%s, .nr_alt_relocs = ARRAY_SIZE(alt_relocs_%s) - 1",
+				e[10], e[8] | e[9] << 8, id, e[11], id, id);
+		else if (kind == KSPLICE_SITE_PARAVIRT)
+			fprintf(out, ", .len = %u, .aux = %u", e[9], e[8]);
+		else if (kind == KSPLICE_SITE_JUMP_LABEL)
+			fprintf(out, ", .alt_relocs = alt_relocs_%s, .nr_alt_relocs = 1",
+				id);
+		fprintf(out, " },\n");
+	}
+	fprintf(out, "};\n");
+	free(sites.sites);
 }
 
 static void emit_func(FILE *out, const struct unit *u, size_t un, size_t fn,

@@ -8,8 +8,10 @@
  *   4. emit the update module and build it, and the core, with Kbuild;
  *   5. pack both with a manifest into ksplice-<id>.tar.gz.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -33,6 +36,7 @@ struct options {
 	const char *outdir;
 	const char *patch;
 	const char *source;
+	const char *debian;		/* --debian A..B */
 	bool keep;
 	const char *diff_pre;		/* --diff-objects PRE POST */
 };
@@ -41,10 +45,13 @@ static __noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: ksplice-create [--build DIR] [--config FILE] [--id ID] [-o DIR] [--keep]\n"
-		"                      --patch FILE SOURCE_DIR\n"
+		"                      --patch FILE SOURCE_DIR | --debian A..B\n"
 		"\n"
 		"Builds a live update of the running kernel from SOURCE_DIR (the source it was\n"
 		"built from, left unmodified) and the patch FILE (unified diff, -p1).\n"
+		"  --debian A..B  instead: the change between two Debian versions of\n"
+		"                 linux-source-6.1 (e.g. 6.1.192-2..6.1.192-3), both fetched\n"
+		"                 and cached; the running kernel is built from A\n"
 		"  --build DIR    the target kernel's build dir (default /lib/modules/$(uname -r)/build)\n"
 		"  --config FILE  its configuration (default DIR/.config)\n"
 		"  --id ID        the update's id, [0-9a-z_] (default: random)\n"
@@ -64,6 +71,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "id", required_argument, NULL, 'i' },
 		{ "patch", required_argument, NULL, 'p' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "debian", required_argument, NULL, 'D' },
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -81,18 +89,25 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'p': o->patch = optarg; break;
 		case 'k': o->keep = true; break;
 		case 'd': o->diff_pre = optarg; break;
+		case 'D': o->debian = optarg; break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
 	}
-	if (optind + 1 != argc || (!o->patch && !o->diff_pre))
+	if (o->debian) {
+		if (o->patch || o->diff_pre || optind != argc)
+			usage(2);
+	} else if (optind + 1 != argc || (!o->patch && !o->diff_pre)) {
 		usage(2);
+	}
 	if (o->diff_pre)
 		return;
-	o->source = argv[optind];
-	o->patch = realpath(o->patch, NULL);
-	if (!o->patch)
-		die_errno("cannot read the patch");
+	if (!o->debian) {
+		o->source = argv[optind];
+		o->patch = realpath(o->patch, NULL);
+		if (!o->patch)
+			die_errno("cannot read the patch");
+	}
 	if (!o->build) {
 		uname(&u);
 		snprintf(defbuild, sizeof(defbuild), "/lib/modules/%s/build",
@@ -151,6 +166,97 @@ static char *data_dir(void)
 		free(d);
 	}
 	return xstrdup("/usr/share/ksplice");
+}
+
+/* A Debian package version: what apt accepts, nothing a shell or path minds. */
+static bool debian_version_ok(const char *v)
+{
+	if (!*v || !isdigit((unsigned char)*v) || strlen(v) > 64)
+		return false;
+	return strspn(v, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~-") ==
+	       strlen(v);
+}
+
+/* scripts/fetch-source VERSION: the unpacked tree, from the cache. */
+static char *fetch_source(const char *version)
+{
+	char *script = path_join(data_dir(), "scripts/fetch-source");
+	const char *argv[] = { script, version, NULL };
+	char *out = NULL, *last;
+	size_t len;
+	int ret;
+
+	fprintf(stderr, "  fetching linux-source-6.1 %s (cached)\n", version);
+	ret = run_command_capture(argv, 1 << 16, &out, &len);
+	free(script);
+	if (ret) {
+		free(out);
+		error("fetching the source of %s failed", version);
+		return NULL;
+	}
+	str_rstrip(out);
+	last = strrchr(out, '\n');
+	last = xstrdup(last ? last + 1 : out);
+	free(out);
+	return last;
+}
+
+/*
+ * --debian A..B: the patch is diff -urN of the two source trees, labelled
+ * a/ and b/ (links in the work directory) so that it applies with -p1;
+ * the source is tree A.
+ */
+static int debian_patch(struct options *o, const char *workdir)
+{
+	const char *sep = strstr(o->debian, "..");
+	char *a, *b, *ta = NULL, *tb = NULL, *la, *lb, *patch;
+	const char *argv[] = { "diff", "-urN", "a", "b", NULL };
+	int fd, status = -1;
+	pid_t pid;
+
+	if (!sep)
+		return error("--debian %s: want OLD..NEW, e.g. 6.1.192-2..6.1.192-3",
+			     o->debian);
+	a = xstrndup(o->debian, sep - o->debian);
+	b = xstrdup(sep + 2);
+	if (!debian_version_ok(a) || !debian_version_ok(b) || !strcmp(a, b))
+		return error("--debian %s: want two different Debian versions OLD..NEW",
+			     o->debian);
+	ta = fetch_source(a);
+	tb = ta ? fetch_source(b) : NULL;
+	if (!tb)
+		return -1;
+	la = path_join(workdir, "a");
+	lb = path_join(workdir, "b");
+	patch = xasprintf("%s/linux-source-6.1_%s..%s.patch", workdir, a, b);
+	if (symlink(ta, la) || symlink(tb, lb))
+		return error_errno("cannot link the trees into %s", workdir);
+	fd = open(patch, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return error_errno("cannot write %s", patch);
+	fprintf(stderr, "  diff -urN %s %s\n", ta, tb);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (dup2(fd, 1) < 0 || chdir(workdir))
+			_exit(2);
+		execvp(argv[0], (char **)argv);
+		_exit(127);
+	}
+	close(fd);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return error_errno("cannot run diff");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return error("diff -urN of the trees of %s and %s failed", a, b);
+	if (WEXITSTATUS(status) == 0)
+		return error("linux-source-6.1 %s and %s are the same source", a, b);
+	o->patch = patch;
+	o->source = ta;
+	free(a);
+	free(b);
+	free(la);
+	free(lb);
+	return 0;
 }
 
 static void show_log_tail(const char *log)
@@ -462,7 +568,9 @@ int main(int argc, char **argv)
 	w.dir = make_temp_dir("ksplice-create");
 	if (!w.dir)
 		die_errno("cannot make a work directory");
-	ret = create(&w);
+	ret = o.debian ? debian_patch(&o, w.dir) : 0;
+	if (!ret)
+		ret = create(&w);
 	if (o.keep || ret)
 		fprintf(stderr, "ksplice-create: work directory kept: %s\n", w.dir);
 	else

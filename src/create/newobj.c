@@ -16,8 +16,10 @@
  *    learned, with the field left zero here.
  *
  * Special-section entries (ORC, ftrace, return and retpoline sites,
- * exception and bug tables) of the copied functions come along, so the
- * kernel treats the new code like its own.
+ * alternatives, paravirt sites, lock prefixes, jump labels, exception and
+ * bug tables) of the copied functions come along, so the module loader
+ * rewrites the new code the way the kernel rewrote its own.  Static call
+ * sites do not: new code calls the (exported) trampoline.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 #include <libelf.h>
 
+#include "ksplice-update.h"
 #include "newobj.h"
 #include "special.h"
 #include "util.h"
@@ -60,15 +63,21 @@ static int find_included(const struct newobj *no, const struct section *sec,
 			 long at)
 {
 	size_t i;
+	int end = -1;
 
+	/* One that holds @at; else one @at is the end of (a label there). */
 	for (i = 0; i < no->nr_secs; i++) {
 		const struct osec *o = &no->secs[i];
 
-		if (o->from == sec && at >= (long)o->start &&
-		    at <= (long)(o->start + o->size))
+		if (o->from != sec || at < (long)o->start ||
+		    at > (long)(o->start + o->size))
+			continue;
+		if (at < (long)(o->start + o->size))
 			return i;
+		if (end < 0)
+			end = i;
 	}
-	return -1;
+	return end;
 }
 
 static int include_section(struct newobj *no, const struct section *sec)
@@ -122,6 +131,11 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 			i = include_section(no, t.sec);
 		else if (!running_name(no->unit, &t) && t.sym->type != STT_FUNC)
 			i = include_section(no, t.sym->sec);
+		/* A table's read-only data (__bug_table's file name): a copy. */
+		else if (!no->secs[fi].func && t.sym && t.sym->sec &&
+			 t.sym->type != STT_FUNC &&
+			 str_has_prefix(t.sym->sec->name, ".rodata"))
+			i = include_section(no, t.sym->sec);
 	}
 	from = &no->secs[fi];		/* including may have moved it */
 	if (i >= 0) {
@@ -141,6 +155,12 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		no->krelocs[no->nr_krelocs++] = (struct kreloc){
 			from->func, rel.offset, r->type, t.addend,
 			running_name(no->unit, &t) };
+		return;
+	} else if (from->special && from->special->site_kind ==
+		   KSPLICE_SITE_JUMP_LABEL) {
+		error("%s: new code uses static key %s, which the kernel does not export: its jump labels could not be switched; not supported",
+		      no->unit->source, t.name);
+		no->errors++;
 		return;
 	} else {
 		error("%s: data refers to %s, which only the running kernel knows; not supported yet",
@@ -175,17 +195,48 @@ struct special_arg {
 	int table, parallel;
 };
 
+/*
+ * An alternative's replacement comes along by itself: the rest of
+ * .altinstr_replacement belongs to other functions (and may jump into
+ * them).
+ */
+static void carry_replacement(struct newobj *no, const struct section *sec,
+			      unsigned long entry)
+{
+	const struct reloc *r = NULL;
+	unsigned int len = sec->data[entry + 11];
+	size_t k;
+	long start;
+	int i;
+
+	for (k = 0; k < sec->nr_relocs; k++)
+		if (sec->relocs[k].offset == entry + 4)
+			r = &sec->relocs[k];
+	if (!r || !r->sym->sec)
+		return;
+	start = (r->sym->type == STT_SECTION ? 0 : (long)r->sym->st.st_value) +
+		r->addend;
+	i = find_included(no, r->sym->sec, start);
+	if (i >= 0 && start + len <= (long)(no->secs[i].start + no->secs[i].size))
+		return;
+	add_osec(no, r->sym->sec->name, r->sym->sec, start, len);
+}
+
 /* Copies one special-section entry; its relocations classified like code. */
 static void copy_entry(const struct special *sp, const struct section *sec,
 		       unsigned long entry, unsigned long offset, void *p)
 {
 	struct special_arg *a = p;
 	struct newobj *no = a->no;
-	struct osec *t = &no->secs[a->table];
-	unsigned long at = t->size;
 	struct reloc *first;
-	struct osec *po;
+	struct osec *po, *t;
+	unsigned long at;
 	size_t n, k;
+
+	if (sp->site_kind == KSPLICE_SITE_ALT)
+		carry_replacement(no, sec, entry);
+	t = &no->secs[a->table];
+	at = t->size;
 
 	t->data = xrealloc(t->data, at + sp->entry_size);
 	memcpy(t->data + at, sec->data + entry, sp->entry_size);
@@ -243,6 +294,46 @@ static void copy_specials(struct newobj *no, size_t nr_funcs)
 	}
 }
 
+/*
+ * The loader applies the alternatives of new code before the core writes
+ * its ksplice relocs; one inside an alternative would overwrite the
+ * replacement.
+ */
+static void check_alt_krelocs(struct newobj *no)
+{
+	size_t i, e, k;
+
+	for (i = 0; i < no->nr_secs; i++) {
+		const struct osec *t = &no->secs[i];
+
+		if (!t->special || t->special->site_kind != KSPLICE_SITE_ALT)
+			continue;
+		for (e = 0; e + 12 <= t->size; e += 12) {
+			const struct orel *r = NULL;
+			const struct osec *f;
+			unsigned int len = t->data[e + 10];
+
+			for (k = 0; k < t->nr_relocs; k++)
+				if (t->relocs[k].offset == e)
+					r = &t->relocs[k];
+			if (!r || r->osec < 0 || !no->secs[r->osec].func)
+				continue;
+			f = &no->secs[r->osec];
+			for (k = 0; k < no->nr_krelocs; k++) {
+				const struct kreloc *kr = &no->krelocs[k];
+
+				if (kr->func != f->func ||
+				    (long)kr->offset < r->addend ||
+				    (long)kr->offset >= r->addend + (long)len)
+					continue;
+				error("%s: %s refers to %s, which the kernel does not export, inside an alternative; not supported yet",
+				      no->unit->source, f->func->name, kr->name);
+				no->errors++;
+			}
+		}
+	}
+}
+
 /* A function that shares its section may branch to its neighbours without relocations. */
 static bool alone_in_section(const struct object *obj, const struct symbol *f)
 {
@@ -288,6 +379,7 @@ struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
 	for (i = 0; i < no->nr_secs; i++)
 		if (!no->secs[i].scanned)
 			scan_relocs(no, i);
+	check_alt_krelocs(no);
 	if (no->errors) {
 		newobj_free(no);
 		return NULL;

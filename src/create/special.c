@@ -18,6 +18,20 @@ const struct special special_sections[] = {
 	 */
 	{ .name = ".static_call_sites", .entry_size = 8,
 	  .site_kind = KSPLICE_SITE_STATIC_CALL, .pre_only = true },
+	/*
+	 * alternative.c's apply_alternatives(): the original bytes or the
+	 * replacement in .altinstr_replacement, padded with nops.
+	 */
+	{ .name = ".altinstructions", .entry_size = 12, .site_kind = KSPLICE_SITE_ALT },
+	/* lock prefixes: alternatives_smp_unlock() makes them ds on UP */
+	{ .name = ".smp_locks", .entry_size = 4, .site_kind = KSPLICE_SITE_LOCK },
+	/* apply_paravirt(): paravirt_patch() of the pv_ops call */
+	{ .name = ".parainstructions", .entry_size = 16, .site_kind = KSPLICE_SITE_PARAVIRT },
+	/*
+	 * jump_label.c: nop or jmp at the site.  A key of new code must be
+	 * exported (the loader resolves it) or its reference is refused.
+	 */
+	{ .name = "__jump_table", .entry_size = 16, .site_kind = KSPLICE_SITE_JUMP_LABEL },
 	/* objtool's ORC data: the unwinder needs it to walk new code */
 	{ .name = ".orc_unwind_ip", .entry_size = 4, .parallel = ".orc_unwind", .parallel_size = 6 },
 	/* exception fixups: a faulting user access in new code recovers */

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Alternatives whose replacements are calls: _copy_to_iter inlines
+# copy_user_generic(), an ALTERNATIVE_2 of "call copy_user_generic_unrolled",
+# "call copy_user_generic_string" (REP_GOOD: qemu64) and "call
+# copy_user_enhanced_fast_string" (ERMS: max), each call re-aimed by
+# apply_alternatives().  An update of it applies (matching accepts the call
+# each CPU got, and only at its real target), runs every read(2), and is
+# undone, on both CPU models.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/update.sh"
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+plan 12
+src=$(ksplice_source)
+f=lib/iov_iter.c
+mkdir -p "$tmp/a/lib"
+cp "$src/$f" "$tmp/a/$f"
+sed '/^static int copyout(void __user \*to, const void \*from, size_t n)$/,/^}/s/^\t\treturn n;$/&\n\tif (unlikely(!n))\n\t\treturn 0;/' \
+	"$tmp/a/$f" >"$tmp/new.c"
+(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/cu.patch"
+[ "$(grep -c '^+' "$tmp/cu.patch")" -eq 3 ] || bail "the patch does not apply to this source"
+
+upd=$(make_update "$tmp/cu.patch" cu)
+ok $? "ksplice-create builds the update"
+[ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-cu.log"; bail "no update file"; }
+like "$(cat "$tmp/create-cu.log")" 'changed function: _copy_to_iter' "_copy_to_iter changed"
+
+# The call of the first copy_user_generic() is at _copy_to_iter+0xb5.
+for cpu in qemu64 max; do
+	out=$(vm --cpu $cpu --file "$upd" -- '
+		a=$(grep " _copy_to_iter$" /proc/kallsyms | cut -d" " -f1)
+		c=$(kpeek _copy_to_iter 186 | tr -d " \n" | tail -c 10)
+		r=$(echo "$c" | cut -c3-10 | sed "s/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/")
+		d=$(printf "%x" $(( 0x$a + 0xb5 + 5 + ($(printf "%d" 0x$r) ^ 0x80000000) - 0x80000000 )))
+		echo "CALLS: ${c%????????} $(grep -i "^0*$d " /proc/kallsyms | cut -d" " -f3)"
+		ksplice-apply ksplice-cu.tar.gz; echo "APPLY-STATUS=$?"
+		echo "READ: $(cat /proc/version | cut -c1-13)"
+		ksplice-undo cu; echo "UNDO-STATUS=$?"
+		dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
+	' 2>&1)
+	diag "$cpu: $(printf '%s\n' "$out" | grep -v '^DMESG' | head -20)"
+	if [ $cpu = max ]; then
+		like "$out" 'CALLS: e8 copy_user_enhanced_fast_string' "$cpu: the kernel calls copy_user_enhanced_fast_string there"
+	else
+		like "$out" 'CALLS: e8 copy_user_generic_string' "$cpu: the kernel calls copy_user_generic_string there"
+	fi
+	like "$out" 'APPLY-STATUS=0' "$cpu: ksplice-apply succeeds"
+	like "$out" 'READ: Linux version' "$cpu: reads run through the new code"
+	like "$out" 'UNDO-STATUS=0' "$cpu: ksplice-undo succeeds"
+	unlike "$out" '^DMESG' "$cpu: no oops or warning"
+done
