@@ -40,20 +40,6 @@ static void __noreturn usage(int status)
 	exit(status);
 }
 
-/* A decimal number in [min, INT_MAX], checked here for a clear message. */
-static const char *number_arg(const char *opt, const char *arg, long min)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > INT_MAX)
-		die("%s needs a whole number of at least %ld, not '%s'",
-		    opt, min, arg);
-	return arg;
-}
-
 static void parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {

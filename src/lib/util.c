@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -383,3 +384,18 @@ int remove_tree(const char *path)
 		return -1;
 	return 0;
 }
+
+/* A decimal number in [min, INT_MAX], checked here for a clear message. */
+const char *number_arg(const char *opt, const char *arg, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > INT_MAX)
+		die("%s needs a whole number of at least %ld, not '%s'",
+		    opt, min, arg);
+	return arg;
+}
+

@@ -78,4 +78,7 @@ char *make_temp_dir(const char *prefix);
 /* rm -rf without following symlinks; ENOENT is not an error. */
 int remove_tree(const char *path);
 
+/* @arg if it is a decimal number in [min, INT_MAX]; else dies naming @opt. */
+const char *number_arg(const char *opt, const char *arg, long min);
+
 #endif /* _KSPLICE_UTIL_H */
