@@ -132,22 +132,6 @@ static int load_update(const struct manifest *m, const char *dir)
 	return ret ? -1 : 0;
 }
 
-static int set_tunable(const char *id, const char *attr, const char *value)
-{
-	int ret;
-
-	if (!value)
-		return 0;
-	ret = sysfs_write(id, attr, value);
-	if (ret == -EINVAL)
-		return error("the ksplice core refused %s %s for update %s as out of range",
-			     attr, value, id);
-	if (ret)
-		return error("cannot set %s to %s for update %s: %s", attr,
-			     value, id, strerror(-ret));
-	return 0;
-}
-
 static void print_done(const struct manifest *m)
 {
 	char **names = sysfs_function_names(m->id);
@@ -211,8 +195,8 @@ static int apply(const struct manifest *m, const char *dir,
 		free(path);
 		goto fail;
 	}
-	if (set_tunable(m->id, "max_tries", o->max_tries) ||
-	    set_tunable(m->id, "retry_interval_ms", o->retry_interval) ||
+	if (sysfs_set_tunable(m->id, "max_tries", o->max_tries) ||
+	    sysfs_set_tunable(m->id, "retry_interval_ms", o->retry_interval) ||
 	    change_stage(m))
 		goto fail;
 	print_done(m);

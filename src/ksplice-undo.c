@@ -104,29 +104,13 @@ static int unload(const char *id)
 	return ret == -ENOENT ? 0 : ret;
 }
 
-static int set_tunable(const char *id, const char *attr, const char *value)
-{
-	int ret;
-
-	if (!value)
-		return 0;
-	ret = sysfs_write(id, attr, value);
-	if (ret == -EINVAL)
-		return error("the ksplice core refused %s %s for update %s as out of range",
-			     attr, value, id);
-	if (ret)
-		return error("cannot set %s to %s for update %s: %s", attr,
-			     value, id, strerror(-ret));
-	return 0;
-}
-
 static int reverse(const char *id)
 {
 	char *stage = NULL;
 	int wret, ret = 0;
 
-	if (set_tunable(id, "max_tries", max_tries) ||
-	    set_tunable(id, "retry_interval_ms", retry_interval))
+	if (sysfs_set_tunable(id, "max_tries", max_tries) ||
+	    sysfs_set_tunable(id, "retry_interval_ms", retry_interval))
 		return -1;
 	wret = sysfs_write(id, "stage", "reversed");
 	if (sysfs_read(id, "stage", &stage))

@@ -404,3 +404,20 @@ void explain_abort(enum ksplice_op op, const char *id, int write_err,
 	free(cause);
 	free(detail);
 }
+
+/* Writes a per-update setting (NULL: leave it); errors say which and why. */
+int sysfs_set_tunable(const char *id, const char *attr, const char *value)
+{
+	int ret;
+
+	if (!value)
+		return 0;
+	ret = sysfs_write(id, attr, value);
+	if (ret == -EINVAL)
+		return error("the ksplice core refused %s %s for update %s as out of range",
+			     attr, value, id);
+	if (ret)
+		return error("cannot set %s to %s for update %s: %s", attr,
+			     value, id, strerror(-ret));
+	return 0;
+}

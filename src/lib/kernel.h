@@ -54,6 +54,7 @@ int sysfs_read(const char *id, const char *attr, char **value);
  * Writes "<value>\n" in one write(2), as sysfs wants.  0 or -errno: a
  * store that fails (the core refusing a stage change) shows up here.
  */
+int sysfs_set_tunable(const char *id, const char *attr, const char *value);
 int sysfs_write(const char *id, const char *attr, const char *value);
 
 /*
