@@ -59,17 +59,21 @@ static struct ksplice_core *to_core(struct kobject *kobj)
 	return container_of(kobj, struct ksplice_core, kobj);
 }
 
-static ssize_t stage_show(struct kobject *kobj, struct kobj_attribute *a,
-			  char *buf)
-{
-	struct ksplice_core *core = to_core(kobj);
-	ssize_t n;
-
-	mutex_lock(&core->status_lock);
-	n = sysfs_emit(buf, "%s\n", ksplice_stage_name(core->stage));
-	mutex_unlock(&core->status_lock);
-	return n;
+/* An attribute that shows one field of the status apply and undo update. */
+#define KSPLICE_STATUS_SHOW(name, fmt, expr)				\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *a, char *buf)		\
+{									\
+	struct ksplice_core *core = to_core(kobj);			\
+	ssize_t n;							\
+									\
+	mutex_lock(&core->status_lock);					\
+	n = sysfs_emit(buf, fmt "\n", expr);				\
+	mutex_unlock(&core->status_lock);				\
+	return n;							\
 }
+
+KSPLICE_STATUS_SHOW(stage, "%s", ksplice_stage_name(core->stage))
 
 static ssize_t stage_store(struct kobject *kobj, struct kobj_attribute *a,
 			   const char *buf, size_t count)
@@ -88,29 +92,9 @@ static ssize_t stage_store(struct kobject *kobj, struct kobj_attribute *a,
 	return ret ? ret : count;
 }
 
-static ssize_t abort_cause_show(struct kobject *kobj,
-				struct kobj_attribute *a, char *buf)
-{
-	struct ksplice_core *core = to_core(kobj);
-	ssize_t n;
+KSPLICE_STATUS_SHOW(abort_cause, "%s", ksplice_abort_name(core->cause))
 
-	mutex_lock(&core->status_lock);
-	n = sysfs_emit(buf, "%s\n", ksplice_abort_name(core->cause));
-	mutex_unlock(&core->status_lock);
-	return n;
-}
-
-static ssize_t abort_detail_show(struct kobject *kobj,
-				 struct kobj_attribute *a, char *buf)
-{
-	struct ksplice_core *core = to_core(kobj);
-	ssize_t n;
-
-	mutex_lock(&core->status_lock);
-	n = sysfs_emit(buf, "%s\n", core->detail);
-	mutex_unlock(&core->status_lock);
-	return n;
-}
+KSPLICE_STATUS_SHOW(abort_detail, "%s", core->detail)
 
 static ssize_t conflicts_show(struct kobject *kobj, struct kobj_attribute *a,
 			      char *buf)
@@ -192,29 +176,9 @@ static ssize_t retry_interval_ms_store(struct kobject *kobj,
 	return count;
 }
 
-static ssize_t pause_ns_show(struct kobject *kobj, struct kobj_attribute *a,
-			     char *buf)
-{
-	struct ksplice_core *core = to_core(kobj);
-	ssize_t n;
+KSPLICE_STATUS_SHOW(pause_ns, "%llu", core->pause_ns)
 
-	mutex_lock(&core->status_lock);
-	n = sysfs_emit(buf, "%llu\n", core->pause_ns);
-	mutex_unlock(&core->status_lock);
-	return n;
-}
-
-static ssize_t check_ns_show(struct kobject *kobj, struct kobj_attribute *a,
-			     char *buf)
-{
-	struct ksplice_core *core = to_core(kobj);
-	ssize_t n;
-
-	mutex_lock(&core->status_lock);
-	n = sysfs_emit(buf, "%llu\n", core->conflicts.check_ns);
-	mutex_unlock(&core->status_lock);
-	return n;
-}
+KSPLICE_STATUS_SHOW(check_ns, "%llu", core->conflicts.check_ns)
 
 static struct kobj_attribute stage_attr = __ATTR_RW_MODE(stage, 0600);
 static struct kobj_attribute abort_cause_attr = __ATTR_RO(abort_cause);
