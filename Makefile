@@ -13,7 +13,7 @@ CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero)
+GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads)
 
 all: $(TOOLS) $(GUEST_TOOLS)
 
@@ -25,6 +25,10 @@ src/lib/libksplice.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive
+
+bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive
 

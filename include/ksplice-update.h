@@ -10,7 +10,7 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	1
+#define KSPLICE_ABI_VERSION	2
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -60,7 +60,9 @@ struct ksplice_site {
 
 /*
  * A field of code that refers to a symbol.  The symbol's address S is the
- * address of the kallsyms symbol called @symbol, in @target.
+ * address of the kallsyms symbol called @symbol, in @target.  A name means
+ * one address in all code of one unit (C's scope: the unit's static, or
+ * else the global); units may mean different ones.
  *
  * In pre code, matching reads S back from the running bytes
  * (PC-relative: S = field - addend + place; absolute: S = field - addend)
@@ -80,9 +82,21 @@ struct ksplice_reloc {
 	long addend;
 };
 
+/*
+ * Other functions of the update have this one's name, target, pre code
+ * and new code (a header's static emitted in several units): matching
+ * cannot tell their copies apart, and need not, as any one-to-one pairing
+ * replaces the same code with the same code.
+ */
+#define KSPLICE_FUNC_TWIN	0x1
+#define KSPLICE_FUNC_FLAGS	KSPLICE_FUNC_TWIN
+
 struct ksplice_func {
 	const char *name;		/* kallsyms name of the old function */
 	const char *target;		/* "vmlinux" or a module name */
+	const char *unit;		/* its source file: where its static
+					 * names mean something */
+	unsigned int flags;		/* KSPLICE_FUNC_* */
 
 	const unsigned char *pre;	/* its code as compiled (pre) */
 	unsigned int pre_size;
@@ -97,6 +111,23 @@ struct ksplice_func {
 	unsigned int nr_new_relocs;
 };
 
+/*
+ * A symbol the module loader itself needs before the core can do anything:
+ * the static key of a jump label in new code, or one referred to by other
+ * data the loader reads, that the target does not export.  ksplice-apply
+ * finds @name of @target in /proc/kallsyms and writes its address into the
+ * update module's absolute symbol __ksplice_load_<index> before loading
+ * it; the core checks @addr and keeps the module holding it loaded for as
+ * long as the update is.
+ */
+struct ksplice_load_sym {
+	const char *name;
+	const char *target;
+	const void *addr;
+};
+
+#define KSPLICE_MAX_LOAD_SYMS	1024
+
 struct module;
 
 struct ksplice_update {
@@ -106,6 +137,8 @@ struct ksplice_update {
 	struct module *mod;
 	const struct ksplice_func *funcs;
 	unsigned int nr_funcs;
+	const struct ksplice_load_sym *load_syms;
+	unsigned int nr_load_syms;
 	void *core;			/* the core's, never the update's */
 };
 

@@ -3,7 +3,8 @@
  * Symbol bindings: the address each name of an update turned out to have
  * in the running code.  A static name can exist several times in the
  * kernel; matching learns which one the pre code meant, and everything
- * else of the same update must agree with it.
+ * else of the same unit (the same target and source file) must agree
+ * with it.  Other units may have a static of the same name.
  */
 #include <linux/slab.h>
 #include <linux/stringhash.h>
@@ -12,14 +13,22 @@
 struct ksplice_binding {
 	struct hlist_node node;
 	const char *target;		/* strings of the update module */
+	const char *unit;
 	const char *name;
 	unsigned long addr;
 };
 
-static u32 ksplice_binding_hash(const char *target, const char *name)
+static u32 ksplice_binding_hash(const char *unit, const char *name)
 {
 	return full_name_hash(NULL, name, strlen(name)) ^
-	       full_name_hash(NULL, target, strlen(target));
+	       full_name_hash(NULL, unit, strlen(unit));
+}
+
+static bool ksplice_binding_is(const struct ksplice_binding *e,
+			       const struct ksplice_func *f, const char *name)
+{
+	return !strcmp(e->name, name) && !strcmp(e->unit, f->unit) &&
+	       !strcmp(e->target, f->target);
 }
 
 void ksplice_bindings_init(struct ksplice_bindings *b)
@@ -39,14 +48,14 @@ void ksplice_bindings_clear(struct ksplice_bindings *b)
 	}
 }
 
-bool ksplice_binding_get(struct ksplice_bindings *b, const char *target,
-			 const char *name, unsigned long *addr)
+bool ksplice_binding_get(struct ksplice_bindings *b,
+			 const struct ksplice_func *f, const char *name,
+			 unsigned long *addr)
 {
 	struct ksplice_binding *e;
 
-	hash_for_each_possible(b->tab, e, node,
-			       ksplice_binding_hash(target, name)) {
-		if (!strcmp(e->name, name) && !strcmp(e->target, target)) {
+	hash_for_each_possible(b->tab, e, node, ksplice_binding_hash(f->unit, name)) {
+		if (ksplice_binding_is(e, f, name)) {
 			*addr = e->addr;
 			return true;
 		}
@@ -55,17 +64,19 @@ bool ksplice_binding_get(struct ksplice_bindings *b, const char *target,
 }
 
 /* The caller checked that the name is not bound yet. */
-int ksplice_binding_add(struct ksplice_bindings *b, const char *target,
-			const char *name, unsigned long addr)
+int ksplice_binding_add(struct ksplice_bindings *b,
+			const struct ksplice_func *f, const char *name,
+			unsigned long addr)
 {
 	struct ksplice_binding *e = kmalloc(sizeof(*e), GFP_KERNEL);
 
 	if (!e)
 		return -ENOMEM;
-	e->target = target;
+	e->target = f->target;
+	e->unit = f->unit;
 	e->name = name;
 	e->addr = addr;
-	hash_add(b->tab, &e->node, ksplice_binding_hash(target, name));
+	hash_add(b->tab, &e->node, ksplice_binding_hash(f->unit, name));
 	return 0;
 }
 
@@ -80,6 +91,6 @@ void ksplice_bindings_move(struct ksplice_bindings *to,
 	hash_for_each_safe(from->tab, bkt, tmp, e, node) {
 		hash_del(&e->node);
 		hash_add(to->tab, &e->node,
-			 ksplice_binding_hash(e->target, e->name));
+			 ksplice_binding_hash(e->unit, e->name));
 	}
 }

@@ -95,7 +95,8 @@ static int ksplice_get_ref(struct ksplice_core *core)
  * The other parts of the core work on a whole update.  They are given a
  * view of it restricted to some functions: a copy of those functions
  * and of their states, copied back afterwards.  Bindings are keyed by
- * target, so functions of other targets have nothing to tell them.
+ * target and unit, so functions of other targets have nothing to tell
+ * them.
  */
 struct ksplice_view {
 	struct ksplice_core core;
@@ -413,10 +414,12 @@ static int ksplice_module_notify(struct notifier_block *nb,
 	if (action != MODULE_STATE_COMING && action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&ksplice_mutex);
-	if (action == MODULE_STATE_COMING)
+	if (action == MODULE_STATE_COMING) {
 		ret = ksplice_module_coming(mod);
-	else
+	} else {
 		ksplice_module_going(mod);
+		ksplice_pins_release(mod);
+	}
 	mutex_unlock(&ksplice_mutex);
 	return notifier_from_errno(ret);
 }
@@ -458,6 +461,8 @@ static int __ksplice_register(struct ksplice_update *u, char *why, size_t len)
 	int ret;
 
 	ret = ksplice_validate(u, why, len);
+	if (!ret)
+		ret = ksplice_pins_take(u, why, len);
 	if (ret)
 		return ret;
 	if (ksplice_id_taken(u->id)) {

@@ -149,13 +149,19 @@ bool ksplice_sym_start_name(unsigned long addr, char *buf);
 bool ksplice_is_vmlinux(const char *target);
 bool ksplice_target_present(const char *name);
 
+/* pins.c */
+int ksplice_pins_take(const struct ksplice_update *u, char *why, size_t len);
+void ksplice_pins_release(struct module *update_mod);
+
 /* bindings.c */
 void ksplice_bindings_init(struct ksplice_bindings *b);
 void ksplice_bindings_clear(struct ksplice_bindings *b);
-bool ksplice_binding_get(struct ksplice_bindings *b, const char *target,
-			 const char *name, unsigned long *addr);
-int ksplice_binding_add(struct ksplice_bindings *b, const char *target,
-			const char *name, unsigned long addr);
+bool ksplice_binding_get(struct ksplice_bindings *b,
+			 const struct ksplice_func *f, const char *name,
+			 unsigned long *addr);
+int ksplice_binding_add(struct ksplice_bindings *b,
+			const struct ksplice_func *f, const char *name,
+			unsigned long addr);
 void ksplice_bindings_move(struct ksplice_bindings *to,
 			   struct ksplice_bindings *from);
 

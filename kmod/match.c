@@ -129,18 +129,17 @@ static bool ksplice_match_sites(struct ksplice_match *m)
 static bool ksplice_match_bind(struct ksplice_match *m, const char *name,
 			       unsigned long addr)
 {
-	const char *target = m->f->target;
 	unsigned long old;
 
-	if (ksplice_binding_get(&m->core->bindings, target, name, &old) ||
-	    ksplice_binding_get(&m->pending, target, name, &old)) {
+	if (ksplice_binding_get(&m->core->bindings, m->f, name, &old) ||
+	    ksplice_binding_get(&m->pending, m->f, name, &old)) {
 		if (old == addr)
 			return true;
 		return ksplice_fail(m, "%s: %s refers to %px, elsewhere to %px",
 				    m->f->name, name, (void *)addr,
 				    (void *)old);
 	}
-	if (ksplice_binding_add(&m->pending, target, name, addr))
+	if (ksplice_binding_add(&m->pending, m->f, name, addr))
 		return ksplice_fail(m, "out of memory");
 	return true;
 }
@@ -221,16 +220,37 @@ static bool ksplice_match_candidate(struct ksplice_match *m)
 }
 
 /*
+ * May @addr be the function?  Not if another function of the update has
+ * it already, nor if its unit's code refers to the name elsewhere.
+ */
+static bool ksplice_candidate_ok(struct ksplice_match *m, unsigned long addr)
+{
+	struct ksplice_core *core = m->core;
+	unsigned long bound;
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_funcs; i++)
+		if (core->fs[i].old_addr == addr)
+			return false;
+	return !ksplice_binding_get(&core->bindings, m->f, m->f->name, &bound) ||
+	       bound == addr;
+}
+
+/*
  * Tries every address of the function's name; exactly one must match.
- * Returns the abort cause and leaves the winner's bindings committed.
+ * Returns the abort cause and leaves the winner's bindings committed;
+ * *@hits > 1 says the function is ambiguous for now.  With @first, the
+ * first match wins (twins: see KSPLICE_FUNC_TWIN).
  */
 static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
-					     unsigned long *found)
+					     unsigned long *found, int *hits,
+					     bool first_wins)
 {
 	unsigned long cands[KSPLICE_MAX_CANDIDATES];
 	char first[KSPLICE_DETAIL_LEN] = "";
-	int nr, i, hits = 0;
+	int nr, i;
 
+	*hits = 0;
 	nr = ksplice_sym_addrs(m->f->target, m->f->name, cands,
 			       ARRAY_SIZE(cands));
 	if (nr <= 0) {
@@ -245,29 +265,37 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 	}
 	for (i = 0; i < nr; i++) {
 		m->addr = cands[i];
+		if (!ksplice_candidate_ok(m, m->addr))
+			continue;
 		if (!ksplice_match_candidate(m)) {
 			if (!first[0])
 				strscpy(first, m->why, sizeof(first));
 			ksplice_bindings_clear(&m->pending);
 			continue;
 		}
-		if (hits++)
+		if ((*hits)++)
 			break;
 		*found = m->addr;
 		/* Kept aside: the other candidates must not see them. */
 		ksplice_bindings_move(&m->winner, &m->pending);
+		if (first_wins)
+			break;
 	}
 	ksplice_bindings_clear(&m->pending);
-	if (hits == 1) {
+	if (*hits == 1) {
 		ksplice_bindings_move(&m->core->bindings, &m->winner);
 		return KSPLICE_ABORT_NONE;
 	}
 	ksplice_bindings_clear(&m->winner);
-	if (hits > 1)
+	if (*hits > 1)
 		ksplice_fail(m, "%s: ambiguous: matches at %px and %px",
 			     m->f->name, (void *)*found, (void *)m->addr);
 	else if (nr == 1)
 		strscpy(m->why, first, sizeof(m->why));
+	else if (!first[0])
+		snprintf(m->why, sizeof(m->why),
+			 "%s: all %d candidates taken by other functions of the update",
+			 m->f->name, nr);
 	else
 		snprintf(m->why, sizeof(m->why), "none of %d candidates: %s",
 			 nr, first);
@@ -309,13 +337,28 @@ static int ksplice_windows_distinct(struct ksplice_core *core)
 	return 0;
 }
 
-static int ksplice_match_one(struct ksplice_match *m)
+/* How patient matching is with a function several places match. */
+enum ksplice_round {
+	KSPLICE_ROUND_WAIT,		/* leave it for later */
+	KSPLICE_ROUND_TWINS,		/* a twin takes its first match */
+	KSPLICE_ROUND_LAST,		/* it is ambiguous */
+};
+
+/*
+ * Returns 0 when matched, 1 when ambiguous for now (other functions of
+ * its unit may yet say which), or an error with the abort cause set.
+ */
+static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 {
 	struct ksplice_fstate *fs = m->fs;
 	enum ksplice_abort cause;
 	unsigned long addr = 0;
+	int hits;
 
-	cause = ksplice_match_func(m, &addr);
+	cause = ksplice_match_func(m, &addr, &hits, r == KSPLICE_ROUND_TWINS &&
+				   (m->f->flags & KSPLICE_FUNC_TWIN));
+	if (cause != KSPLICE_ABORT_NONE && hits > 1 && r != KSPLICE_ROUND_LAST)
+		return 1;
 	if (cause != KSPLICE_ABORT_NONE)
 		return ksplice_set_abort(m->core, cause, "%s", m->why);
 	fs->old_addr = addr;
@@ -329,6 +372,57 @@ static int ksplice_match_one(struct ksplice_match *m)
 					 "%s+0x%x: jump label or static call where the jump goes",
 					 m->f->name, fs->patch_off);
 	return 0;
+}
+
+/* One round over the functions not matched yet; how many it matched. */
+static int ksplice_match_round(struct ksplice_match *m, bool *done,
+			       enum ksplice_round r)
+{
+	struct ksplice_core *core = m->core;
+	unsigned int i;
+	int ret, matched = 0;
+
+	for (i = 0; i < core->update->nr_funcs; i++) {
+		if (done[i])
+			continue;
+		m->f = &core->update->funcs[i];
+		m->fs = &core->fs[i];
+		ret = ksplice_match_one(m, r);
+		if (ret < 0)
+			return ret;
+		done[i] = !ret;
+		matched += !ret;
+	}
+	return matched;
+}
+
+/*
+ * Every function, in rounds: one that several places match waits until
+ * the others have bound their names (a caller in its unit says which
+ * copy of a static is meant) or taken their addresses.  When a round
+ * settles nothing, twins may pair up; when that settles nothing either,
+ * what is left is ambiguous.
+ */
+static int ksplice_match_rounds(struct ksplice_match *m)
+{
+	unsigned int n = m->core->update->nr_funcs, left = n;
+	bool *done = kvcalloc(n, sizeof(bool), GFP_KERNEL);
+	enum ksplice_round r = KSPLICE_ROUND_WAIT;
+	int ret = 0;
+
+	if (!done)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "matching");
+	while (left) {
+		ret = ksplice_match_round(m, done, r);
+		if (ret < 0)
+			break;
+		left -= ret;
+		r = ret ? KSPLICE_ROUND_WAIT : r + 1;
+		ret = 0;
+	}
+	kvfree(done);
+	return ret;
 }
 
 static unsigned int ksplice_max_pre(const struct ksplice_update *u)
@@ -367,11 +461,7 @@ int ksplice_match_all(struct ksplice_core *core)
 	m->core = core;
 	ksplice_bindings_init(&m->pending);
 	ksplice_bindings_init(&m->winner);
-	for (i = 0; i < u->nr_funcs && !ret; i++) {
-		m->f = &u->funcs[i];
-		m->fs = &core->fs[i];
-		ret = ksplice_match_one(m);
-	}
+	ret = ksplice_match_rounds(m);
 	if (!ret)
 		ret = ksplice_windows_distinct(core);
 out:

@@ -16,7 +16,7 @@ static int ksplice_reloc_sym(struct ksplice_core *core,
 {
 	int ret;
 
-	if (ksplice_binding_get(&core->bindings, f->target, r->symbol, sym))
+	if (ksplice_binding_get(&core->bindings, f, r->symbol, sym))
 		return 0;
 	ret = ksplice_sym_unique(f->target, r->symbol, sym);
 	if (!ret)

@@ -148,6 +148,27 @@ static int ksplice_check_site(const struct module *mod,
 				    size, true, why, len);
 }
 
+static int ksplice_check_load_syms(const struct ksplice_update *u, char *why,
+				   size_t len)
+{
+	const struct ksplice_load_sym *s;
+	unsigned int i;
+
+	if (u->nr_load_syms > KSPLICE_MAX_LOAD_SYMS ||
+	    (u->nr_load_syms &&
+	     !ksplice_in_mod(u->mod, u->load_syms,
+			     u->nr_load_syms * sizeof(*u->load_syms))))
+		return KSPLICE_WHY("bad load symbol array");
+	for (i = 0; i < u->nr_load_syms; i++) {
+		s = &u->load_syms[i];
+		if (!ksplice_str_ok(u->mod, s->name, KSYM_NAME_LEN - 1, false) ||
+		    !ksplice_str_ok(u->mod, s->target, MODULE_NAME_LEN - 1,
+				    false))
+			return KSPLICE_WHY("load symbol %u: bad name", i);
+	}
+	return 0;
+}
+
 static int ksplice_check_func(const struct ksplice_update *u,
 			      const struct ksplice_func *f, char *why,
 			      size_t len)
@@ -160,6 +181,10 @@ static int ksplice_check_func(const struct ksplice_update *u,
 		return KSPLICE_WHY("function %td: bad name", f - u->funcs);
 	if (!ksplice_str_ok(mod, f->target, MODULE_NAME_LEN - 1, false))
 		return KSPLICE_WHY("%s: bad target", f->name);
+	if (!ksplice_str_ok(mod, f->unit, PATH_MAX - 1, false))
+		return KSPLICE_WHY("%s: bad unit", f->name);
+	if (f->flags & ~KSPLICE_FUNC_FLAGS)
+		return KSPLICE_WHY("%s: unknown flags %#x", f->name, f->flags);
 	if (!f->pre_size || f->pre_size > KSPLICE_MAX_CODE ||
 	    !ksplice_in_mod(mod, f->pre, f->pre_size))
 		return KSPLICE_WHY("%s: bad pre code", f->name);
@@ -234,7 +259,7 @@ int ksplice_validate(struct ksplice_update *u, char *why, size_t len)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return ksplice_check_load_syms(u, why, len);
 }
 
 /* Marks the bytes of a reloc field; fields must not overlap. */

@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 
 #include "kernel.h"
+#include "load-symbols.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -117,8 +118,11 @@ static int load_update(const struct manifest *m, const char *dir)
 {
 	char *file = update_module_file(m->id);
 	char *path = path_join(dir, file);
-	int ret = module_load(path);
+	int ret = -1;
 
+	if (load_symbols_set(path, m))
+		goto out;
+	ret = module_load(path);
 	if (ret == -EEXIST) {
 		warn("module ksplice_%s is already loaded; using it", m->id);
 		ret = 0;
@@ -127,6 +131,7 @@ static int load_update(const struct manifest *m, const char *dir)
 		      strerror(-ret));
 		note("%s.", module_load_hint(ret));
 	}
+out:
 	free(path);
 	free(file);
 	return ret ? -1 : 0;

@@ -121,29 +121,35 @@ static bool exists(const char *dir, const char *name)
 	return ok;
 }
 
-static int make_in_tree(struct tree *t, char **targets, bool kcflags)
+/* make in the tree; @targets is NULL-terminated; output to @out. */
+static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
+			const char *out)
 {
-	char *argv[16];
-	int n = 0, i;
 	char *o = xasprintf("O=%s", t->obj), *cc = xasprintf("CC=%s", t->cc);
+	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	char *fixed[] = { "make", "-C", t->src, o, cc, jobs };
+	size_t n = 0, i, nr = 0;
+	char **argv;
 	int ret;
 
-	argv[n++] = "make";
-	argv[n++] = "-C";
-	argv[n++] = t->src;
-	argv[n++] = o;
-	argv[n++] = cc;
-	argv[n++] = "-j2";
-	if (kcflags)
-		argv[n++] = "KCFLAGS=-ffunction-sections -fdata-sections";
-	for (i = 0; targets[i] && n < 15; i++)
+	while (targets[nr])
+		nr++;
+	argv = xcalloc(ARRAY_SIZE(fixed) + 2 + nr + 1, sizeof(char *));
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		argv[n++] = fixed[i];
+	if (flags)
+		argv[n++] = (char *)flags;
+	for (i = 0; i < nr; i++)
 		argv[n++] = targets[i];
-	argv[n] = NULL;
-	ret = run_logged(argv, t->log);
+	ret = run_logged(argv, out ? out : t->log);
+	free(argv);
 	free(o);
 	free(cc);
+	free(jobs);
 	return ret;
 }
+
+#define KCFLAGS_LIVEPATCH "KCFLAGS=-ffunction-sections -fdata-sections"
 
 /*
  * A crashed run may have left a patch applied in the copy; the copy of
@@ -176,7 +182,7 @@ static int prepare_fresh(struct tree *t)
 	fprintf(stderr, "  preparing the kernel tree in %s (once per source and config)\n",
 		t->dir);
 	if (run_logged(cp, t->log) || mkdir_p(t->obj) || run_logged(cpcfg, t->log) ||
-	    make_in_tree(t, targets, false)) {
+	    make_in_tree(t, targets, NULL, NULL)) {
 		free(cfg);
 		return -1;
 	}
@@ -245,18 +251,79 @@ int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run)
 	return ret;
 }
 
-int tree_compile(struct tree *t, const char *unit_o, const char *dest)
+int tree_compile(struct tree *t, char *const *units, size_t nr,
+		 char *const *dests, bool *failed)
 {
-	char *targets[] = { (char *)unit_o, NULL };
-	char *built = xasprintf("%s/%s", t->obj, unit_o);
-	char *cp[] = { "cp", built, (char *)dest, NULL };
+	char **targets = xcalloc(nr + 2, sizeof(char *));
+	size_t i, bad = 0;
 	int ret;
 
-	unlink(built);
-	ret = make_in_tree(t, targets, true);
-	if (!ret)
-		ret = run_logged(cp, t->log);
-	free(built);
+	targets[0] = "-k";	/* say which units fail, not just the first */
+	for (i = 0; i < nr; i++) {
+		targets[i + 1] = path_join(t->obj, units[i]);
+		unlink(targets[i + 1]);
+		free(targets[i + 1]);
+		targets[i + 1] = units[i];
+	}
+	ret = make_in_tree(t, targets, KCFLAGS_LIVEPATCH, NULL);
+	for (i = 0; i < nr; i++) {
+		char *built = path_join(t->obj, units[i]);
+		char *cp[] = { "cp", built, dests[i], NULL };
+
+		failed[i] = access(built, F_OK) || run_logged(cp, t->log);
+		bad += failed[i];
+		free(built);
+	}
+	free(targets);
+	return ret || bad ? -1 : 0;
+}
+
+/* "  CC [M]  fs/ext4/inode.o" lines of a dry run: the C units. */
+static void parse_units(char *text, struct strv *units)
+{
+	char *p = text, *end;
+
+	while ((p = strstr(p, "echo '  CC "))) {
+		p += strlen("echo '  CC ");
+		if (!strncmp(p, "[M]", 3))
+			p += 3;
+		p += strspn(p, " ");
+		end = p + strcspn(p, "'\n");
+		if (end - p > 2 && !strncmp(end - 2, ".o", 2) &&
+		    (end - p < 6 || strncmp(end - 6, ".mod.o", 6)))
+			strv_add(units, xstrndup(p, end - p));
+		p = end;
+	}
+}
+
+int tree_units(struct tree *t, struct strv *units)
+{
+	char *list = path_join(t->dir, "units"), *dry, *text = NULL;
+	char *targets[] = { "-k", "vmlinux", "modules", NULL };
+	size_t len;
+	int ret = 0;
+
+	memset(units, 0, sizeof(*units));
+	if (!read_file(list, 64 << 20, &text, &len)) {
+		strv_split_lines(units, text);
+		free(text);
+		free(list);
+		return 0;
+	}
+	dry = path_join(t->dir, "units.dry-run");
+	unlink(dry);
+	fprintf(stderr, "  listing the units this configuration builds (Kbuild dry run, once per tree)\n");
+	make_in_tree(t, targets, "-n", dry);
+	if (read_file(dry, 1 << 30, &text, &len)) {
+		ret = -1;
+	} else {
+		parse_units(text, units);
+		free(text);
+		ret = units->nr ? strv_write_lines(units, list) : -1;
+	}
+	unlink(dry);
+	free(dry);
+	free(list);
 	return ret;
 }
 

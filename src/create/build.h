@@ -8,6 +8,9 @@
 #define KSPLICE_BUILD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
 
 struct tree {
 	const char *source;		/* the user's tree; never written */
@@ -29,8 +32,15 @@ void tree_release(struct tree *t);
 /* Applies (or, with @reverse, removes) a -p1 patch in the tree's copy. */
 int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);
 
-/* Compiles unit (e.g. fs/proc/cmdline.o) for live patching, copies it to @dest. */
-int tree_compile(struct tree *t, const char *unit_o, const char *dest);
+/*
+ * Compiles @units (e.g. fs/proc/cmdline.o) for live patching and copies
+ * each to @dests[i]; @failed[i] says which did not compile.
+ */
+int tree_compile(struct tree *t, char *const *units, size_t nr,
+		 char *const *dests, bool *failed);
+
+/* Every C unit the configuration builds, from a Kbuild dry run (cached). */
+int tree_units(struct tree *t, struct strv *units);
 
 /* "vmlinux", or the module the unit was compiled into (malloc'ed). */
 char *tree_unit_target(const struct tree *t, const char *unit_o);

@@ -162,8 +162,8 @@ static const unsigned char *func_bytes(const struct symbol *f)
 	return f->sec->data ? f->sec->data + f->st.st_value : NULL;
 }
 
-static bool same_function(const struct object *pre, const struct symbol *a,
-			  const struct object *post, const struct symbol *b)
+bool diff_same_function(const struct object *pre, const struct symbol *a,
+			const struct object *post, const struct symbol *b)
 {
 	unsigned long size = a->st.st_size;
 	struct reloc *ra, *rb;
@@ -246,7 +246,7 @@ static void pair_functions(const struct object *pre, struct object *post)
 	for (i = 0; i < post->nr_syms; i++) {
 		struct symbol *b = &post->syms[i], *a = elf_find_function(pre, b->name);
 
-		if (elf_is_function(b) && a && same_function(pre, a, post, b)) {
+		if (elf_is_function(b) && a && diff_same_function(pre, a, post, b)) {
 			b->twin = a;
 			a->twin = b;
 		}
@@ -258,7 +258,7 @@ static void pair_functions(const struct object *pre, struct object *post)
 			struct symbol *a = &pre->syms[j];
 
 			if (elf_is_function(a) && !a->twin && same_shape(a, b) &&
-			    same_function(pre, a, post, b)) {
+			    diff_same_function(pre, a, post, b)) {
 				b->twin = a;
 				a->twin = b;
 			}
@@ -347,7 +347,7 @@ int diff_objects(const struct object *pre, struct object *post,
 
 		if (!elf_is_function(b))
 			continue;
-		if (a && same_function(pre, a, post, b))
+		if (a && diff_same_function(pre, a, post, b))
 			continue;
 		if (diff_is_init_section(b->sec)) {
 			if (log)

@@ -38,6 +38,7 @@ struct change {
 	enum change_kind kind;
 	struct symbol *pre;		/* NULL for FUNC_NEW */
 	struct symbol *post;
+	bool twin;			/* the same change is in another unit */
 };
 
 struct diff {
@@ -49,6 +50,10 @@ struct diff {
 int diff_objects(const struct object *pre, struct object *post,
 		 struct diff *d, FILE *log);
 void diff_free(struct diff *d);
+
+/* Same code, relocations pointing at the same things (by name)? */
+bool diff_same_function(const struct object *oa, const struct symbol *a,
+			const struct object *ob, const struct symbol *b);
 
 /* Functions run only at boot or module load; a change there cannot apply. */
 bool diff_is_init_section(const struct section *sec);

@@ -48,6 +48,39 @@ bool exports_has(const struct exports *ex, const char *name)
 	return ex && bsearch(&name, ex->names, ex->nr, sizeof(char *), cmp_str);
 }
 
+const char *load_sym_ref(struct load_syms *ls, const char *target,
+			 const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ls->nr; i++)
+		if (!strcmp(ls->names[i], name) && !strcmp(ls->targets[i], target))
+			return ls->refs[i];
+	ls->names = xrealloc(ls->names, (ls->nr + 1) * sizeof(char *));
+	ls->targets = xrealloc(ls->targets, (ls->nr + 1) * sizeof(char *));
+	ls->refs = xrealloc(ls->refs, (ls->nr + 1) * sizeof(char *));
+	ls->names[ls->nr] = xstrdup(name);
+	ls->targets[ls->nr] = xstrdup(target);
+	ls->refs[ls->nr] = xasprintf("__ksplice_load_%zu", ls->nr);
+	return ls->refs[ls->nr++];
+}
+
+/* Symbols for ksplice-apply to set (load-symbols.c), and the core's table. */
+static void emit_load_syms(FILE *out, const struct load_syms *ls)
+{
+	size_t i;
+
+	if (!ls->nr)
+		return;
+	for (i = 0; i < ls->nr; i++)
+		fprintf(out, "extern const char %s[] __weak;\n", ls->refs[i]);
+	fprintf(out, "\nstatic const struct ksplice_load_sym load_syms[] = {\n");
+	for (i = 0; i < ls->nr; i++)
+		fprintf(out, "\t{ .name = \"%s\", .target = \"%s\", .addr = %s },\n",
+			ls->names[i], ls->targets[i], ls->refs[i]);
+	fprintf(out, "};\n\n");
+}
+
 /* A C identifier for the n-th function of unit u. */
 #define FN "u%zu_f%zu"
 
@@ -284,8 +317,10 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 			    size_t fn, const struct change *c,
 			    const struct newobj *no)
 {
-	fprintf(out, "\t{\n\t\t.name = \"%s\",\n\t\t.target = \"%s\",\n",
-		c->pre->name, u->target);
+	fprintf(out, "\t{\n\t\t.name = \"%s\",\n\t\t.target = \"%s\",\n\t\t.unit = \"%s\",\n",
+		c->pre->name, u->target, u->source);
+	if (c->twin)
+		fprintf(out, "\t\t.flags = KSPLICE_FUNC_TWIN,\n");
 	fprintf(out, "\t\t.pre = pre_" FN ", .pre_size = sizeof(pre_" FN "),\n",
 		un, fn, un, fn);
 	fprintf(out, "\t\t.pre_relocs = pre_relocs_" FN ", .nr_pre_relocs = ARRAY_SIZE(pre_relocs_" FN "),\n",
@@ -322,10 +357,15 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 				emit_func_entry(out, &u->units[un], un, fn,
 						&u->units[un].diff.changes[fn],
 						nos[un]);
-	fprintf(out, "};\n\nstatic struct ksplice_update update = {\n");
+	fprintf(out, "};\n\n");
+	emit_load_syms(out, u->load_syms);
+	fprintf(out, "static struct ksplice_update update = {\n");
 	fprintf(out, "\t.abi = KSPLICE_ABI_VERSION,\n\t.id = \"%s\",\n\t.kernel_release = \"%s\",\n",
 		u->id, u->kernel_release);
-	fprintf(out, "\t.mod = THIS_MODULE,\n\t.funcs = funcs,\n\t.nr_funcs = ARRAY_SIZE(funcs),\n};\n\n");
+	fprintf(out, "\t.mod = THIS_MODULE,\n\t.funcs = funcs,\n\t.nr_funcs = ARRAY_SIZE(funcs),\n");
+	if (u->load_syms->nr)
+		fprintf(out, "\t.load_syms = load_syms,\n\t.nr_load_syms = ARRAY_SIZE(load_syms),\n");
+	fprintf(out, "};\n\n");
 	fprintf(out, "static int __init ksplice_update_init(void)\n{\n\treturn ksplice_register_update(&update);\n}\n\n");
 	fprintf(out, "static void __exit ksplice_update_exit(void)\n{\n\tksplice_unregister_update(&update);\n}\n\n");
 	fprintf(out, "module_init(ksplice_update_init);\nmodule_exit(ksplice_update_exit);\n");
@@ -371,7 +411,8 @@ int emit_update(const struct update *u, const char *dir)
 	int ret = -1;
 
 	for (un = 0; un < u->nr_units; un++) {
-		nos[un] = newobj_build(&u->units[un], u->exports, un);
+		nos[un] = newobj_build(&u->units[un], u->exports, u->load_syms,
+				       un);
 		if (!nos[un])
 			goto out;
 		snprintf(path, sizeof(path), "%s/new%zu.o_shipped", dir, un);

@@ -18,6 +18,22 @@ struct exports {
 int exports_read(const char *symvers, struct exports *ex);
 bool exports_has(const struct exports *ex, const char *name);
 
+/*
+ * Symbols the module loader needs that the target does not export (see
+ * struct ksplice_load_sym): the k-th is the absolute __ksplice_load_<k>,
+ * which ksplice-apply sets.
+ */
+struct load_syms {
+	char **names;
+	char **targets;
+	char **refs;			/* "__ksplice_load_<k>" */
+	size_t nr;
+};
+
+/* The symbol new code refers to for @name of @target; added if new. */
+const char *load_sym_ref(struct load_syms *ls, const char *target,
+			 const char *name);
+
 struct unit {
 	const char *source;		/* e.g. fs/proc/cmdline.c */
 	const char *target;		/* "vmlinux" or a module name */
@@ -31,6 +47,7 @@ struct update {
 	struct unit *units;
 	size_t nr_units;
 	const struct exports *exports;
+	struct load_syms *load_syms;
 };
 
 /*

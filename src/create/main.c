@@ -25,9 +25,14 @@
 
 #include "build.h"
 #include "emit.h"
+#include "includes.h"
+#include "load-symbols.h"
 #include "patchfile.h"
 #include "update-file.h"
 #include "util.h"
+
+/* A header in many units: each takes seconds to compile, twice. */
+#define DEFAULT_MAX_UNITS	400
 
 struct options {
 	const char *build;
@@ -39,12 +44,13 @@ struct options {
 	const char *debian;		/* --debian A..B */
 	bool keep;
 	const char *diff_pre;		/* --diff-objects PRE POST */
+	size_t max_units;
 };
 
 static __noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: ksplice-create [--build DIR] [--config FILE] [--id ID] [-o DIR] [--keep]\n"
+		"usage: ksplice-create [--build DIR] [--config FILE] [--id ID] [-o DIR] [--keep] [--max-units N]\n"
 		"                      --patch FILE SOURCE_DIR | --debian A..B\n"
 		"\n"
 		"Builds a live update of the running kernel from SOURCE_DIR (the source it was\n"
@@ -57,10 +63,23 @@ static __noreturn void usage(int status)
 		"  --id ID        the update's id, [0-9a-z_] (default: random)\n"
 		"  -o DIR         where to write ksplice-ID.tar.gz (default: .)\n"
 		"  --keep         keep the work directory (printed) for inspection\n"
+		"  --max-units N  refuse a patch whose headers reach more than N units\n"
+		"                 (default %d): each is compiled twice\n"
 		"or:    ksplice-create --diff-objects PRE.o POST.o\n"
 		"  prints the functions that differ between two objects, as an update would see them\n"
-		"The last line of output is the update file's path.\n");
+		"The last line of output is the update file's path.\n",
+		DEFAULT_MAX_UNITS);
 	exit(status);
+}
+
+static size_t max_units_arg(const char *s)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (*s < '0' || *s > '9' || *end || !n)
+		die("--max-units %s: want a positive number", s);
+	return n;
 }
 
 static void parse_args(int argc, char **argv, struct options *o)
@@ -72,6 +91,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "patch", required_argument, NULL, 'p' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "debian", required_argument, NULL, 'D' },
+		{ "max-units", required_argument, NULL, 'm' },
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -90,6 +110,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'k': o->keep = true; break;
 		case 'd': o->diff_pre = optarg; break;
 		case 'D': o->debian = optarg; break;
+		case 'm': o->max_units = max_units_arg(optarg); break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
@@ -102,6 +123,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (o->diff_pre)
 		return;
+	if (!o->max_units)
+		o->max_units = DEFAULT_MAX_UNITS;
 	if (!o->debian) {
 		o->source = argv[optind];
 		o->patch = realpath(o->patch, NULL);
@@ -274,32 +297,82 @@ struct work {
 	char *release;
 	struct tree tree;
 	struct patch_files files;
-	char **units;			/* fs/proc/cmdline.o */
-	size_t nr_units;
+	struct strv units;		/* fs/proc/cmdline.o */
 	struct update update;
 	struct exports exports;
+	struct load_syms load_syms;
 };
 
-/* Only C source makes code; headers need every user rebuilt (not yet). */
+static char *unit_of(const char *c_file)
+{
+	char *o = xstrdup(c_file);
+
+	o[strlen(o) - 1] = 'o';
+	return o;
+}
+
+/* The units that include a changed header: the include graph says. */
+static int add_includers(struct work *w, const struct strv *changed)
+{
+	struct strv all;
+	bool *hit;
+	long nr;
+	size_t i;
+
+	if (tree_units(&w->tree, &all)) {
+		show_log_tail(w->log);
+		return error("Kbuild could not list the units of this configuration");
+	}
+	hit = xcalloc(all.nr, sizeof(bool));
+	nr = includes_affected(w->tree.src, w->tree.obj, changed->v, changed->nr,
+			       all.v, all.nr, hit);
+	for (i = 0; nr > 0 && i < all.nr; i++)
+		if (hit[i] && !strv_has(&w->units, all.v[i]))
+			strv_add(&w->units, xstrdup(all.v[i]));
+	free(hit);
+	strv_free(&all);
+	if (nr < 0)
+		return -1;
+	fprintf(stderr, "  %ld of the configuration's units include what the patch changes\n",
+		nr);
+	return 0;
+}
+
+/*
+ * C source makes code, and so do headers, through every unit including
+ * them (a .c can be included too).  Other files change nothing running.
+ */
 static int pick_units(struct work *w)
 {
+	struct strv changed = { 0 };
+	bool headers = false;
 	size_t i;
+	int ret = 0;
 
 	for (i = 0; i < w->files.nr; i++) {
 		const char *p = w->files.paths[i];
 
 		if (str_has_prefix(p, "Documentation/"))
 			continue;
-		if (!str_has_suffix(p, ".c"))
-			return error("the patch changes %s; only .c files can be turned into an update for now",
+		if (!str_has_suffix(p, ".c") && !str_has_suffix(p, ".h")) {
+			strv_free(&changed);
+			return error("the patch changes %s; only C sources and headers can be turned into an update",
 				     p);
-		w->units = xrealloc(w->units, (w->nr_units + 1) * sizeof(char *));
-		w->units[w->nr_units] = xstrdup(p);
-		strcpy(w->units[w->nr_units++] + strlen(p) - 1, "o");
+		}
+		headers |= str_has_suffix(p, ".h");
+		strv_add(&changed, xstrdup(p));
+		if (str_has_suffix(p, ".c"))
+			strv_add(&w->units, unit_of(p));
 	}
-	if (!w->nr_units)
-		return error("the patch changes no C source");
-	return 0;
+	if (headers)
+		ret = add_includers(w, &changed);
+	strv_free(&changed);
+	if (!ret && !w->units.nr)
+		return error("the patch changes no C source that this configuration builds");
+	if (!ret && w->units.nr > w->o->max_units)
+		return error("the patch reaches %zu units, more than --max-units %zu: compiling them would take long; raise the limit to go on",
+			     w->units.nr, w->o->max_units);
+	return ret;
 }
 
 static char *obj_path(struct work *w, const char *stage, size_t i)
@@ -309,22 +382,27 @@ static char *obj_path(struct work *w, const char *stage, size_t i)
 
 static int compile_all(struct work *w, const char *stage)
 {
+	char **dests = xcalloc(w->units.nr, sizeof(char *));
+	bool *failed = xcalloc(w->units.nr, sizeof(bool));
 	size_t i;
+	int ret;
 
-	for (i = 0; i < w->nr_units; i++) {
-		char *dest = obj_path(w, stage, i);
-		int ret;
-
-		fprintf(stderr, "  compiling %s (%s)\n", w->units[i], stage);
-		ret = tree_compile(&w->tree, w->units[i], dest);
-		free(dest);
-		if (ret) {
-			show_log_tail(w->log);
-			return error("%s does not compile %s the patch", w->units[i],
-				     strcmp(stage, "pre") ? "with" : "without");
-		}
-	}
-	return 0;
+	if (w->units.nr == 1)
+		fprintf(stderr, "  compiling %s (%s)\n", w->units.v[0], stage);
+	else
+		fprintf(stderr, "  compiling %zu units (%s)\n", w->units.nr, stage);
+	for (i = 0; i < w->units.nr; i++)
+		dests[i] = obj_path(w, stage, i);
+	ret = tree_compile(&w->tree, w->units.v, w->units.nr, dests, failed);
+	if (ret)
+		show_log_tail(w->log);
+	for (i = 0; ret && i < w->units.nr; i++)
+		if (failed[i])
+			error("%s does not compile %s the patch", w->units.v[i],
+			      strcmp(stage, "pre") ? "with" : "without");
+	free_strv(dests, w->units.nr);
+	free(failed);
+	return ret;
 }
 
 static int compile_pre_post(struct work *w)
@@ -347,34 +425,96 @@ static int compile_pre_post(struct work *w)
 	return ret;
 }
 
-static int diff_all(struct work *w)
+/* Diffs unit @i into *@u; false if nothing in it changed. */
+static bool diff_unit(struct work *w, size_t i, struct unit *u)
 {
-	size_t i, j, total = 0;
+	char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
+	size_t j, changed = 0;
 
-	w->update.units = xcalloc(w->nr_units, sizeof(struct unit));
-	w->update.nr_units = w->nr_units;
-	for (i = 0; i < w->nr_units; i++) {
-		struct unit *u = &w->update.units[i];
-		char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
+	memset(u, 0, sizeof(*u));
+	u->source = xstrdup(w->units.v[i]);
+	((char *)u->source)[strlen(u->source) - 1] = 'c';
+	u->target = tree_unit_target(&w->tree, w->units.v[i]);
+	if (elf_object_read(pre, &u->pre) || elf_object_read(post, &u->post))
+		die("cannot read the objects of %s", w->units.v[i]);
+	free(pre);
+	free(post);
+	diff_objects(&u->pre, &u->post, &u->diff, stderr);
+	for (j = 0; j < u->diff.nr_changes; j++) {
+		const struct change *c = &u->diff.changes[j];
 
-		u->source = w->files.paths[i];
-		u->target = tree_unit_target(&w->tree, w->units[i]);
-		if (elf_object_read(pre, &u->pre) || elf_object_read(post, &u->post))
-			return error("cannot read the objects of %s", w->units[i]);
-		free(pre);
-		free(post);
-		diff_objects(&u->pre, &u->post, &u->diff, stderr);
-		for (j = 0; j < u->diff.nr_changes; j++) {
-			const struct change *c = &u->diff.changes[j];
+		fprintf(stderr, "  %s function: %s (%s, %s)\n",
+			c->kind == FUNC_NEW ? "new" : "changed",
+			c->post->name, u->source, u->target);
+		changed += c->kind == FUNC_CHANGED;
+	}
+	if (changed)
+		return true;
+	diff_free(&u->diff);
+	elf_object_free(&u->pre);
+	elf_object_free(&u->post);
+	free((char *)u->target);
+	free((char *)u->source);
+	return false;
+}
 
-			fprintf(stderr, "  %s function: %s (%s, %s)\n",
-				c->kind == FUNC_NEW ? "new" : "changed",
-				c->post->name, u->source, u->target);
-			total += c->kind == FUNC_CHANGED;
+static bool same_change(const struct unit *ua, const struct change *a,
+			const struct unit *ub, const struct change *b)
+{
+	return a->kind == FUNC_CHANGED && b->kind == FUNC_CHANGED &&
+	       !strcmp(ua->target, ub->target) &&
+	       !strcmp(a->pre->name, b->pre->name) &&
+	       diff_same_function(&ua->pre, a->pre, &ub->pre, b->pre) &&
+	       diff_same_function(&ua->post, a->post, &ub->post, b->post);
+}
+
+static void mark_twins_between(struct unit *ua, struct unit *ub)
+{
+	size_t k, l;
+
+	for (k = 0; k < ua->diff.nr_changes; k++) {
+		for (l = 0; l < ub->diff.nr_changes; l++) {
+			struct change *a = &ua->diff.changes[k];
+			struct change *b = &ub->diff.changes[l];
+
+			if (!same_change(ua, a, ub, b))
+				continue;
+			a->twin = b->twin = true;
+			fprintf(stderr, "  %s: the same in %s and %s\n",
+				a->pre->name, ua->source, ub->source);
 		}
 	}
-	if (!total)
+}
+
+/*
+ * A header's static function emitted in several units of one target is
+ * one name at several addresses with the same code: the core may pair
+ * them either way (KSPLICE_FUNC_TWIN).
+ */
+static void mark_twins(struct update *u)
+{
+	size_t i, j;
+
+	for (i = 0; i < u->nr_units; i++)
+		for (j = i + 1; j < u->nr_units; j++)
+			mark_twins_between(&u->units[i], &u->units[j]);
+}
+
+/* The units whose code changed make the update; the others are dropped. */
+static int diff_all(struct work *w)
+{
+	size_t i;
+
+	w->update.units = xcalloc(w->units.nr, sizeof(struct unit));
+	for (i = 0; i < w->units.nr; i++)
+		if (diff_unit(w, i, &w->update.units[w->update.nr_units]))
+			w->update.nr_units++;
+	if (!w->update.nr_units)
 		return error("the patch changes no code in a function: nothing to update");
+	if (w->units.nr > 1)
+		fprintf(stderr, "  %zu of %zu units changed\n", w->update.nr_units,
+			w->units.nr);
+	mark_twins(&w->update);
 	return 0;
 }
 
@@ -407,6 +547,15 @@ static int copy_sources(const char *from, const char *to)
 	return ret;
 }
 
+static char *ko_path(struct work *w)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/update/ksplice_%s.ko", w->dir,
+		 w->update.id);
+	return path;
+}
+
 static int build_modules(struct work *w, const char *data)
 {
 	char *core = path_join(w->dir, "core");
@@ -427,6 +576,7 @@ static int build_modules(struct work *w, const char *data)
 		goto out;
 	}
 	w->update.exports = &w->exports;
+	w->update.load_syms = &w->load_syms;
 	if (emit_update(&w->update, upd))
 		goto out;
 	fprintf(stderr, "  building the update module ksplice_%s\n", w->update.id);
@@ -435,6 +585,8 @@ static int build_modules(struct work *w, const char *data)
 		error("building the update module failed");
 		goto out;
 	}
+	if (load_symbols_require(ko_path(w), w->load_syms.nr))
+		goto out;
 	ret = 0;
 out:
 	free(core_kmod);
@@ -447,10 +599,30 @@ out:
 	return ret;
 }
 
+/* "vmlinux nfsd": each target once, in the order of the units. */
+static char *targets_list(const struct update *u)
+{
+	struct strv seen = { 0 };
+	char *list = xstrdup(""), *more;
+	size_t i;
+
+	for (i = 0; i < u->nr_units; i++) {
+		if (strv_has(&seen, u->units[i].target))
+			continue;
+		strv_add(&seen, xstrdup(u->units[i].target));
+		more = xasprintf("%s%s%s", list, *list ? " " : "",
+				 u->units[i].target);
+		free(list);
+		list = more;
+	}
+	strv_free(&seen);
+	return list;
+}
+
 static int pack(struct work *w)
 {
 	struct manifest m;
-	char *ko = xasprintf("%s/update/ksplice_%s.ko", w->dir, w->update.id);
+	char *ko = xstrdup(ko_path(w));
 	char *core = xasprintf("%s/core/kmod/ksplice.ko", w->dir);
 	const char *files[] = { ko, core, NULL };
 	char *out = xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
@@ -468,13 +640,16 @@ static int pack(struct work *w)
 	m.format = UPDATE_FORMAT;
 	m.id = xstrdup(w->update.id);
 	m.kernel_release = xstrdup(w->release);
-	m.target = xstrdup(w->update.units[0].target);
+	m.target = targets_list(&w->update);
 	m.created_by = xstrdup("ksplice-create");
 	for (i = 0; i < w->update.nr_units; i++)
 		for (j = 0; j < w->update.units[i].diff.nr_changes; j++)
 			if (w->update.units[i].diff.changes[j].kind == FUNC_CHANGED)
 				manifest_add_function(&m,
 					w->update.units[i].diff.changes[j].pre->name);
+	for (i = 0; i < w->load_syms.nr; i++)
+		manifest_add_load_sym(&m, w->load_syms.targets[i],
+				      w->load_syms.names[i]);
 	if (update_file_write(out, &m, files))
 		return -1;
 	manifest_free(&m);
@@ -512,8 +687,7 @@ static int create(struct work *w)
 	char *cache = cache_dir();
 
 	w->log = path_join(w->dir, "build.log");
-	if (read_release(w) || patch_files_read(w->o->patch, &w->files) ||
-	    pick_units(w))
+	if (read_release(w) || patch_files_read(w->o->patch, &w->files))
 		return -1;
 	w->tree.source = w->o->source;
 	w->tree.config = w->o->config;
@@ -525,7 +699,7 @@ static int create(struct work *w)
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
-	if (compile_pre_post(w))
+	if (pick_units(w) || compile_pre_post(w))
 		return -1;
 	tree_release(&w->tree);
 	return diff_all(w) || build_modules(w, data_dir()) || pack(w) ? -1 : 0;

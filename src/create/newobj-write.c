@@ -115,7 +115,10 @@ static Elf64_Sym *build_symbols(const struct newobj *no, const struct layout *l,
 		Elf64_Sym *u = &syms[l->first_undef + i];
 
 		u->st_name = str_add(str, no->undefs[i]);
-		u->st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE);
+		/* Load symbols: see load-symbols.c. */
+		u->st_info = ELF64_ST_INFO(str_has_prefix(no->undefs[i],
+					   "__ksplice_load_") ? STB_WEAK :
+					   STB_GLOBAL, STT_NOTYPE);
 	}
 	return syms;
 }

@@ -13,7 +13,10 @@
  *    retpoline thunks resolve before the loader's own rewrites look at them);
  *  - to anything else in the running kernel, static symbols included: a
  *    ksplice relocation, resolved by the core from what run-pre matching
- *    learned, with the field left zero here.
+ *    learned, with the field left zero here;
+ *  - but from data the loader reads (a jump label's static key), to such a
+ *    symbol: a load symbol, resolved by ksplice-apply from kallsyms before
+ *    the loader sees it (see struct ksplice_load_sym).
  *
  * Special-section entries (ORC, ftrace, return and retpoline sites,
  * alternatives, paravirt sites, lock prefixes, jump labels, exception and
@@ -156,17 +159,11 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 			from->func, rel.offset, r->type, t.addend,
 			running_name(no->unit, &t) };
 		return;
-	} else if (from->special && from->special->site_kind ==
-		   KSPLICE_SITE_JUMP_LABEL) {
-		error("%s: new code uses static key %s, which the kernel does not export: its jump labels could not be switched; not supported",
-		      no->unit->source, t.name);
-		no->errors++;
-		return;
 	} else {
-		error("%s: data refers to %s, which only the running kernel knows; not supported yet",
-		      from->name, t.name);
-		no->errors++;
-		return;
+		/* The loader reads it (a jump label's key): ksplice-apply's. */
+		rel.undef = add_undef(no, load_sym_ref(no->load_syms,
+				no->unit->target, running_name(no->unit, &t)));
+		rel.addend = t.addend;
 	}
 	GROW(from->relocs, from->nr_relocs);
 	from->relocs[from->nr_relocs++] = rel;
@@ -349,13 +346,14 @@ static bool alone_in_section(const struct object *obj, const struct symbol *f)
 }
 
 struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
-			    unsigned int unit_nr)
+			    struct load_syms *ls, unsigned int unit_nr)
 {
 	struct newobj *no = xcalloc(1, sizeof(*no));
 	size_t i, nr_funcs;
 
 	no->unit = unit;
 	no->exports = ex;
+	no->load_syms = ls;
 	no->nr = unit_nr;
 	for (i = 0; i < unit->diff.nr_changes; i++) {
 		const struct symbol *f = unit->diff.changes[i].post;

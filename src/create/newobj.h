@@ -39,6 +39,7 @@ struct kreloc {
 struct newobj {
 	const struct unit *unit;
 	const struct exports *exports;
+	struct load_syms *load_syms;
 	unsigned int nr;
 	struct osec *secs;
 	size_t nr_secs;
@@ -50,7 +51,7 @@ struct newobj {
 };
 
 struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
-			    unsigned int unit_nr);
+			    struct load_syms *ls, unsigned int unit_nr);
 int newobj_write(const struct newobj *no, const char *path);
 const char *newobj_func_symbol(const struct newobj *no, const struct symbol *post);
 void newobj_print_ksplice_relocs(const struct newobj *no,

@@ -64,6 +64,7 @@ void manifest_free(struct manifest *m)
 	free(m->target);
 	free(m->created_by);
 	free_strv(m->functions, m->nr_functions);
+	free_strv(m->load_syms, m->nr_load_syms);
 	manifest_init(m);
 }
 
@@ -97,11 +98,11 @@ static bool text_valid(const char *s, size_t max)
 	return n <= max;
 }
 
-static bool target_valid(const char *t)
+static bool module_name_valid(const char *t, size_t len)
 {
 	size_t n;
 
-	for (n = 0; t[n]; n++) {
+	for (n = 0; n < len; n++) {
 		char c = t[n];
 
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
@@ -109,6 +110,47 @@ static bool target_valid(const char *t)
 			return false;
 	}
 	return n >= 1 && n <= MODULE_NAME_MAX;
+}
+
+/* "vmlinux", a module name, or several of them separated by spaces. */
+static bool target_valid(const char *t)
+{
+	size_t len;
+
+	do {
+		len = strcspn(t, " ");
+		if (!module_name_valid(t, len))
+			return false;
+		t += len;
+	} while (*t && *++t);
+	return t[-1] != ' ';
+}
+
+void manifest_add_load_sym(struct manifest *m, const char *target,
+			   const char *name)
+{
+	m->load_syms = xrealloc(m->load_syms,
+				(m->nr_load_syms + 1) * sizeof(char *));
+	m->load_syms[m->nr_load_syms++] = xasprintf("%s %s", target, name);
+}
+
+static int validate_load_syms(const struct manifest *m, const char *where)
+{
+	const char *v, *sp;
+	size_t i;
+
+	if (m->nr_load_syms > KSPLICE_MAX_LOAD_SYMS)
+		return error("%s: more than %d load symbols", where,
+			     KSPLICE_MAX_LOAD_SYMS);
+	for (i = 0; i < m->nr_load_syms; i++) {
+		v = m->load_syms[i];
+		sp = strchr(v, ' ');
+		if (!sp || !module_name_valid(v, sp - v) ||
+		    !token_valid(sp + 1, UPDATE_VALUE_MAX - 1))
+			return error("%s: invalid load_symbol '%.80s': expected TARGET NAME",
+				     where, v);
+	}
+	return 0;
 }
 
 static int validate_functions(const struct manifest *m, const char *where)
@@ -147,11 +189,11 @@ int manifest_validate(const struct manifest *m, const char *where)
 	if (!m->target)
 		return error("%s: no 'target' line", where);
 	if (!target_valid(m->target))
-		return error("%s: invalid target '%.80s': expected vmlinux or a module name",
+		return error("%s: invalid target '%.80s': expected vmlinux or module names",
 			     where, m->target);
 	if (m->created_by && !text_valid(m->created_by, UPDATE_VALUE_MAX))
 		return error("%s: invalid created_by value", where);
-	return validate_functions(m, where);
+	return validate_functions(m, where) || validate_load_syms(m, where);
 }
 
 char *manifest_format(const struct manifest *m)
@@ -161,6 +203,8 @@ char *manifest_format(const struct manifest *m)
 
 	for (i = 0; i < m->nr_functions; i++)
 		size += strlen(m->functions[i]) + 12;
+	for (i = 0; i < m->nr_load_syms; i++)
+		size += strlen(m->load_syms[i]) + 16;
 	size += strlen(m->id) + strlen(m->kernel_release) + strlen(m->target);
 	if (m->created_by)
 		size += strlen(m->created_by);
@@ -172,6 +216,8 @@ char *manifest_format(const struct manifest *m)
 		p += sprintf(p, "created_by: %s\n", m->created_by);
 	for (i = 0; i < m->nr_functions; i++)
 		p += sprintf(p, "function: %s\n", m->functions[i]);
+	for (i = 0; i < m->nr_load_syms; i++)
+		p += sprintf(p, "load_symbol: %s\n", m->load_syms[i]);
 	return text;
 }
 
@@ -244,6 +290,15 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 			return error("%s: more than %d functions", where,
 				     KSPLICE_MAX_FUNCS);
 		manifest_add_function(m, value);
+		return 0;
+	}
+	if (!strcmp(line, "load_symbol")) {
+		if (m->nr_load_syms >= KSPLICE_MAX_LOAD_SYMS)
+			return error("%s: more than %d load symbols", where,
+				     KSPLICE_MAX_LOAD_SYMS);
+		m->load_syms = xrealloc(m->load_syms,
+					(m->nr_load_syms + 1) * sizeof(char *));
+		m->load_syms[m->nr_load_syms++] = xstrdup(value);
 		return 0;
 	}
 	return error("%s: line %d: unknown key '%.40s'", where, nr, line);

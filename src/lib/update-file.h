@@ -36,16 +36,22 @@ struct manifest {
 	int format;		/* UPDATE_FORMAT */
 	char *id;		/* [0-9a-z_]{1,KSPLICE_ID_MAX} */
 	char *kernel_release;	/* uname -r of the kernel it was built for */
-	char *target;		/* "vmlinux" or the module it patches */
+	char *target;		/* "vmlinux" and/or modules, space-separated */
 	char *created_by;	/* free text, may be NULL */
 	char **functions;	/* kallsyms names of the replaced functions */
 	size_t nr_functions;
+	/* "TARGET NAME": the k-th sets __ksplice_load_<k> (ksplice_load_sym) */
+	char **load_syms;
+	size_t nr_load_syms;
 };
 
 void manifest_init(struct manifest *m);
 void manifest_free(struct manifest *m);
 /* Copies @name onto the end of m->functions. */
 void manifest_add_function(struct manifest *m, const char *name);
+/* Adds "TARGET NAME" to m->load_syms. */
+void manifest_add_load_sym(struct manifest *m, const char *target,
+			   const char *name);
 
 /*
  * Parses manifest text into @m (which manifest_init() prepared) and

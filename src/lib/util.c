@@ -170,6 +170,51 @@ void free_strv(char **v, size_t n)
 	free(v);
 }
 
+void strv_add(struct strv *sv, char *s)
+{
+	sv->v = xrealloc(sv->v, (sv->nr + 2) * sizeof(char *));
+	sv->v[sv->nr++] = s;
+	sv->v[sv->nr] = NULL;
+}
+
+bool strv_has(const struct strv *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+void strv_split_lines(struct strv *sv, char *text)
+{
+	char *line, *save;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		strv_add(sv, xstrdup(line));
+}
+
+int strv_write_lines(const struct strv *sv, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < sv->nr; i++)
+		fprintf(f, "%s\n", sv->v[i]);
+	return fclose(f) ? -1 : 0;
+}
+
+void strv_free(struct strv *sv)
+{
+	free_strv(sv->v, sv->nr);
+	sv->v = NULL;
+	sv->nr = 0;
+}
+
 bool str_has_prefix(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;

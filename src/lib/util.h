@@ -44,6 +44,19 @@ char *path_join(const char *dir, const char *name);
 /* Frees a NULL-terminated or counted (n != (size_t)-1) array of strings. */
 void free_strv(char **v, size_t n);
 
+/* A growable list of malloc'ed strings, NULL-terminated. */
+struct strv {
+	char **v;
+	size_t nr;
+};
+
+void strv_add(struct strv *sv, char *s);	/* takes @s */
+bool strv_has(const struct strv *sv, const char *s);
+/* Adds each non-empty line of @text (modified in place). */
+void strv_split_lines(struct strv *sv, char *text);
+int strv_write_lines(const struct strv *sv, const char *path);
+void strv_free(struct strv *sv);
+
 bool str_has_prefix(const char *s, const char *prefix);
 bool str_has_suffix(const char *s, const char *suffix);
 /* Removes trailing whitespace (sysfs values end in '\n') in place. */

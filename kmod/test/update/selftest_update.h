@@ -17,7 +17,7 @@
 	    #sym "_end:\n.popsection\n")
 
 #define KSPLICE_FUNC(fname, ftarget, i) {				\
-	.name = fname, .target = ftarget,				\
+	.name = fname, .target = ftarget, .unit = "target.c",		\
 	.pre = pre##i, .pre_size = sizeof(pre##i),			\
 	.pre_relocs = pre_relocs##i,					\
 	.nr_pre_relocs = ARRAY_SIZE(pre_relocs##i) - 1,			\

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The include graph.  Every .c and .h of the tree that can be part of an
+ * x86-64 build, and every header Kbuild generated, is a node; an #include
+ * line is an edge, placed the way gcc places it with the kernel's include
+ * path.  The units a change reaches are then found by walking the edges
+ * backwards from the changed files.  Reading the tree's ~45,000 files
+ * takes seconds where compiling them would take hours.
+ *
+ * Over-approximating is safe (a unit compiled for nothing shows no
+ * change), missing a unit is not: an #include that cannot be placed
+ * (a -I of one Makefile, a macro) links to every file of that name.
+ */
+#include <ftw.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "includes.h"
+#include "util.h"
+
+struct node {
+	char *path;			/* "src/include/linux/fs.h" */
+	char **incs;			/* '<' or '"', then the name */
+	size_t nr_incs;
+	size_t *users;			/* the nodes that include this one */
+	size_t nr_users;
+	bool reached;
+};
+
+/* The key of both trees comes first: compare_key() reads it. */
+struct by_path {
+	const char *path;
+	size_t id;
+};
+
+struct same_name {
+	const char *name;
+	size_t *ids;
+	size_t nr;
+};
+
+struct graph {
+	struct node *nodes;
+	size_t nr;
+	void *by_path;			/* tsearch() trees */
+	void *by_name;			/* basename -> struct same_name */
+	const char *prefix;		/* of the nodes the walk adds */
+	size_t root_len;
+};
+
+/* Kbuild's LINUXINCLUDE for x86, in order. */
+static const char *const search_path[] = {
+	"src/arch/x86/include",		"obj/arch/x86/include/generated",
+	"src/include",			"obj/include",
+	"src/arch/x86/include/uapi",	"obj/arch/x86/include/generated/uapi",
+	"src/include/uapi",		"obj/include/generated/uapi",
+};
+
+/* Included in every unit by -include on the command line. */
+static const char *const forced[] = {
+	"src/include/linux/compiler-version.h",
+	"src/include/linux/kconfig.h",
+	"src/include/linux/compiler_types.h",
+};
+
+/* Not part of an x86-64 kernel build, or not C the kernel includes. */
+static const char *const skipped_dirs[] = {
+	".git", "Documentation", "LICENSES", "samples", "scripts", "tools",
+	"usr",
+};
+
+static struct graph *walking;		/* nftw() passes no argument */
+
+static bool skip_dir(const char *rel)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(skipped_dirs); i++)
+		if (!strcmp(rel, skipped_dirs[i]))
+			return true;
+	return str_has_prefix(rel, "arch/") && strchr(rel + 5, '/') == NULL &&
+	       strcmp(rel, "arch/x86");
+}
+
+static void add_include(struct node *n, char open, const char *name, size_t len)
+{
+	char *inc = xmalloc(len + 2);
+
+	inc[0] = open;
+	memcpy(inc + 1, name, len);
+	inc[len + 1] = '\0';
+	n->incs = xrealloc(n->incs, (n->nr_incs + 1) * sizeof(char *));
+	n->incs[n->nr_incs++] = inc;
+}
+
+/* "#  include <x>", "#include_next <x>", "#include "x"". */
+static void scan_includes(struct node *n, const char *text)
+{
+	const char *p = text, *end;
+	char close;
+
+	for (; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		p += strspn(p, " \t");
+		if (*p != '#')
+			continue;
+		p += 1 + strspn(p + 1, " \t");
+		if (strncmp(p, "include", 7))
+			continue;
+		p += 7;
+		if (!strncmp(p, "_next", 5))
+			p += 5;
+		p += strspn(p, " \t");
+		if (*p != '<' && *p != '"')
+			continue;
+		close = *p == '<' ? '>' : '"';
+		end = strchr(p + 1, close);
+		if (end && !memchr(p + 1, '\n', end - p - 1))
+			add_include(n, *p, p + 1, end - p - 1);
+	}
+}
+
+static int visit(const char *fpath, const struct stat *sb, int type,
+		 struct FTW *ftw)
+{
+	struct graph *g = walking;
+	const char *rel = fpath + g->root_len;
+	struct node *n;
+	char *text;
+	size_t len;
+
+	(void)sb;
+	(void)ftw;
+	if (*rel == '/')
+		rel++;
+	if (type == FTW_D)
+		return skip_dir(rel) ? FTW_SKIP_SUBTREE : FTW_CONTINUE;
+	if (type != FTW_F || (!str_has_suffix(rel, ".c") &&
+			      !str_has_suffix(rel, ".h")))
+		return FTW_CONTINUE;
+	if (read_file(fpath, 64 << 20, &text, &len))
+		return FTW_CONTINUE;
+	if (!(g->nr & (g->nr - 1)))
+		g->nodes = xrealloc(g->nodes, (g->nr ? 2 * g->nr : 1) *
+				    sizeof(*g->nodes));
+	n = &g->nodes[g->nr++];
+	memset(n, 0, sizeof(*n));
+	n->path = xasprintf("%s/%s", g->prefix, rel);
+	scan_includes(n, text);
+	free(text);
+	return FTW_CONTINUE;
+}
+
+static int walk(struct graph *g, const char *root, const char *rel,
+		const char *prefix)
+{
+	char *dir = rel ? path_join(root, rel) : xstrdup(root);
+	int ret;
+
+	walking = g;
+	g->prefix = prefix;
+	g->root_len = strlen(root);
+	ret = nftw(dir, visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
+	free(dir);
+	return ret;
+}
+
+/* "a/./b/../c.h" -> "a/c.h", in place. */
+static char *normalize(char *path)
+{
+	char *out = path, *p = path;
+	size_t len;
+	bool more = true;
+
+	while (more) {
+		len = strcspn(p, "/");
+		more = p[len] == '/';
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			if (out > path)
+				out--;
+			while (out > path && out[-1] != '/')
+				out--;
+		} else if (len && !(len == 1 && p[0] == '.')) {
+			memmove(out, p, len);
+			out += len;
+			*out++ = '/';
+		}
+		p += len + 1;
+	}
+	if (out > path)
+		out--;
+	*out = '\0';
+	return path;
+}
+
+static int compare_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static long lookup(struct graph *g, char *path)
+{
+	const char *key = normalize(path);
+	struct by_path **found = tfind(&key, &g->by_path, compare_key);
+
+	return found ? (long)(*found)->id : -1;
+}
+
+static void add_user(struct graph *g, size_t of, size_t user)
+{
+	struct node *n = &g->nodes[of];
+
+	n->users = xrealloc(n->users, (n->nr_users + 1) * sizeof(size_t));
+	n->users[n->nr_users++] = user;
+}
+
+/* Every file whose path ends in /@name (leading ../ dropped). */
+static void link_by_name(struct graph *g, size_t user, const char *name)
+{
+	const char *base = strrchr(name, '/'), *tail = name;
+	const char *key = base ? base + 1 : name;
+	struct same_name **found, *same;
+	size_t i, len;
+
+	while (str_has_prefix(tail, "../") || str_has_prefix(tail, "./"))
+		tail += tail[1] == '/' ? 2 : 3;
+	found = tfind(&key, &g->by_name, compare_key);
+	if (!found)
+		return;
+	same = *found;
+	len = strlen(tail);
+	for (i = 0; i < same->nr; i++) {
+		const char *p = g->nodes[same->ids[i]].path;
+		size_t plen = strlen(p);
+
+		if (plen > len && p[plen - len - 1] == '/' &&
+		    !strcmp(p + plen - len, tail))
+			add_user(g, same->ids[i], user);
+	}
+}
+
+static void resolve(struct graph *g, size_t user, const char *inc)
+{
+	const char *from = g->nodes[user].path, *slash = strrchr(from, '/');
+	char *path;
+	long id = -1;
+	size_t i;
+
+	if (inc[0] == '"') {
+		path = xasprintf("%.*s/%s", (int)(slash - from), from, inc + 1);
+		id = lookup(g, path);
+		free(path);
+	}
+	for (i = 0; id < 0 && i < ARRAY_SIZE(search_path); i++) {
+		path = xasprintf("%s/%s", search_path[i], inc + 1);
+		id = lookup(g, path);
+		free(path);
+	}
+	if (id >= 0)
+		add_user(g, id, user);
+	else
+		link_by_name(g, user, inc + 1);
+}
+
+static void index_nodes(struct graph *g)
+{
+	struct same_name *same, **found;
+	struct by_path *bp;
+	size_t i, j;
+
+	for (i = 0; i < g->nr; i++) {
+		bp = xmalloc(sizeof(*bp));
+		bp->path = g->nodes[i].path;
+		bp->id = i;
+		if (*(struct by_path **)tsearch(bp, &g->by_path, compare_key) != bp)
+			free(bp);
+		same = xcalloc(1, sizeof(*same));
+		same->name = strrchr(g->nodes[i].path, '/') + 1;
+		found = tsearch(same, &g->by_name, compare_key);
+		if (*found != same)
+			free(same);
+		same = *found;
+		same->ids = xrealloc(same->ids, (same->nr + 1) * sizeof(size_t));
+		same->ids[same->nr++] = i;
+	}
+	for (i = 0; i < g->nr; i++)
+		for (j = 0; j < g->nodes[i].nr_incs; j++)
+			resolve(g, i, g->nodes[i].incs[j]);
+}
+
+static void reach(struct graph *g, size_t start)
+{
+	size_t *queue = xmalloc(g->nr * sizeof(size_t)), head = 0, tail = 0;
+	size_t i;
+
+	if (g->nodes[start].reached) {
+		free(queue);
+		return;
+	}
+	g->nodes[start].reached = true;
+	queue[tail++] = start;
+	while (head < tail) {
+		struct node *n = &g->nodes[queue[head++]];
+
+		for (i = 0; i < n->nr_users; i++) {
+			if (g->nodes[n->users[i]].reached)
+				continue;
+			g->nodes[n->users[i]].reached = true;
+			queue[tail++] = n->users[i];
+		}
+	}
+	free(queue);
+}
+
+static bool reached(struct graph *g, const char *prefix, const char *rel)
+{
+	char *path = xasprintf("%s/%s", prefix, rel);
+	long id = lookup(g, path);
+
+	free(path);
+	return id >= 0 && g->nodes[id].reached;
+}
+
+static void free_same_name(void *p)
+{
+	struct same_name *same = p;
+
+	free(same->ids);
+	free(same);
+}
+
+static void graph_free(struct graph *g)
+{
+	size_t i;
+
+	tdestroy(g->by_path, free);
+	tdestroy(g->by_name, free_same_name);
+	for (i = 0; i < g->nr; i++) {
+		free_strv(g->nodes[i].incs, g->nodes[i].nr_incs);
+		free(g->nodes[i].users);
+		free(g->nodes[i].path);
+	}
+	free(g->nodes);
+}
+
+static bool all_units(struct graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(forced); i++)
+		if (reached(g, "src", forced[i] + 4))
+			return true;
+	return false;
+}
+
+long includes_affected(const char *src, const char *obj, char *const *files,
+		       size_t nr_files, char *const *units, size_t nr_units,
+		       bool *affected)
+{
+	struct graph g = { 0 };
+	long count = 0;
+	size_t i;
+	bool all;
+
+	if (walk(&g, src, NULL, "src") ||
+	    walk(&g, obj, "include", "obj") ||
+	    walk(&g, obj, "arch/x86/include", "obj"))
+		return error_errno("cannot read the tree %s", src);
+	index_nodes(&g);
+	for (i = 0; i < nr_files; i++) {
+		char *path = xasprintf("src/%s", files[i]);
+		long id = lookup(&g, path);
+
+		if (id >= 0)
+			reach(&g, id);
+		free(path);
+	}
+	all = all_units(&g);
+	for (i = 0; i < nr_units; i++) {
+		char *c = xstrdup(units[i]);
+
+		c[strlen(c) - 1] = 'c';
+		affected[i] = all || reached(&g, "src", c) || reached(&g, "obj", c);
+		count += affected[i];
+		free(c);
+	}
+	graph_free(&g);
+	return count;
+}

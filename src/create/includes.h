@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The include graph of a kernel tree, read from its #include lines: which
+ * compilation units a changed header (or an #included .c) reaches.
+ */
+#ifndef KSPLICE_INCLUDES_H
+#define KSPLICE_INCLUDES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Marks in @affected each of @units ("fs/ext4/inode.o", built from
+ * <src>/fs/ext4/inode.c) whose source includes one of @files (paths in
+ * the source tree), directly or through other files; @obj holds the
+ * generated headers.  Conservative: an #include it cannot place links to
+ * every file of that name.  Returns the number marked, or -1.
+ */
+long includes_affected(const char *src, const char *obj, char *const *files,
+		       size_t nr_files, char *const *units, size_t nr_units,
+		       bool *affected);
+
+#endif
