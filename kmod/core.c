@@ -198,6 +198,33 @@ static int ksplice_check_overlap(struct ksplice_core *core,
 	return 0;
 }
 
+/* ftrace's redirections, registered switched off (redirect.c). */
+static int ksplice_arm_all(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < u->nr_funcs; i++) {
+		if (!core->fs[i].via_ftrace)
+			continue;
+		ret = ksplice_redirect_arm(&core->fs[i], &u->funcs[i]);
+		if (ret)
+			return ksplice_set_abort(core, KSPLICE_ABORT_UNPATCHABLE,
+						 "%s: ftrace cannot redirect it (%d)",
+						 u->funcs[i].name, ret);
+	}
+	return 0;
+}
+
+static void ksplice_disarm_all(struct ksplice_core *core)
+{
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_funcs; i++)
+		ksplice_redirect_disarm(&core->fs[i]);
+}
+
 /* Patching, retried while tasks are in the way. */
 static int ksplice_patch_retry(struct ksplice_core *core, bool undo)
 {
@@ -246,7 +273,11 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 	if (!ret)
 		ret = ksplice_relocate_all(&v->core);
 	if (!ret)
+		ret = ksplice_arm_all(&v->core);
+	if (!ret)
 		ret = ksplice_patch_retry(&v->core, false);
+	if (ret)
+		ksplice_disarm_all(&v->core);
 	for (k = 0; k < v->update.nr_funcs; k++) {
 		v->core.fs[k].live = !ret;
 		if (ret)
@@ -272,6 +303,8 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 			ksplice_view_add(v, core, i);
 	if (v->update.nr_funcs)
 		ret = ksplice_patch_retry(&v->core, true);
+	if (!ret)
+		ksplice_disarm_all(&v->core);
 	for (k = 0; !ret && k < v->update.nr_funcs; k++)
 		v->core.fs[k].live = false;
 	ksplice_view_done(v, core, ret);
@@ -398,6 +431,7 @@ static void ksplice_module_going(struct module *mod)
 			if (fs->live)
 				pr_info("%s: module %s unloaded, %s with it\n",
 					u->id, mod->name, u->funcs[i].name);
+			ksplice_redirect_disarm(fs);
 			fs->live = false;
 			WRITE_ONCE(fs->old_addr, 0);
 			fs->patch_addr = 0;

@@ -66,6 +66,8 @@ struct ksplice_fstate {
 	u8 saved[KSPLICE_JMP_LEN];	/* running bytes under the jump */
 	u8 jmp[KSPLICE_JMP_LEN];
 	bool live;			/* its jump is in the running code */
+	bool via_ftrace;		/* no room for the jump: redirect.c */
+	struct ksplice_redirect *rd;	/* registered, while via_ftrace */
 };
 
 struct ksplice_conflict {
@@ -148,6 +150,12 @@ int ksplice_sym_unique(const char *target, const char *name,
 bool ksplice_sym_start_name(unsigned long addr, char *buf);
 bool ksplice_is_vmlinux(const char *target);
 bool ksplice_target_present(const char *name);
+
+/* redirect.c */
+int ksplice_redirect_arm(struct ksplice_fstate *fs,
+			 const struct ksplice_func *f);
+void ksplice_redirect_disarm(struct ksplice_fstate *fs);
+void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on);
 
 /* pins.c */
 int ksplice_pins_take(const struct ksplice_update *u, char *why, size_t len);

@@ -287,18 +287,20 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 		return KSPLICE_ABORT_NONE;
 	}
 	ksplice_bindings_clear(&m->winner);
-	if (*hits > 1)
+	if (*hits > 1) {
 		ksplice_fail(m, "%s: ambiguous: matches at %px and %px",
 			     m->f->name, (void *)*found, (void *)m->addr);
-	else if (nr == 1)
+	} else if (!first[0]) {
+		/* Other functions of the update claim them all: malformed. */
+		ksplice_fail(m, "%s: all %d candidates taken by other functions of the update",
+			     m->f->name, nr);
+		return KSPLICE_ABORT_BAD_UPDATE;
+	} else if (nr == 1) {
 		strscpy(m->why, first, sizeof(m->why));
-	else if (!first[0])
-		snprintf(m->why, sizeof(m->why),
-			 "%s: all %d candidates taken by other functions of the update",
-			 m->f->name, nr);
-	else
+	} else {
 		snprintf(m->why, sizeof(m->why), "none of %d candidates: %s",
 			 nr, first);
+	}
 	return KSPLICE_ABORT_NO_MATCH;
 }
 
@@ -367,11 +369,15 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 				     KSPLICE_JMP_LEN))
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: unreadable", m->f->name);
-	if (!ksplice_window_free(fs))
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s+0x%x: jump label or static call where the jump goes",
-					 m->f->name, fs->patch_off);
-	return 0;
+	if (fs->via_ftrace || ksplice_window_free(fs))
+		return 0;
+	if (fs->patch_off) {
+		fs->via_ftrace = true;
+		return 0;
+	}
+	return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+				 "%s: jump label or static call where the jump goes, and no ftrace site",
+				 m->f->name);
 }
 
 /* One round over the functions not matched yet; how many it matched. */

@@ -47,7 +47,8 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 	/* Someone else (a kprobe, say) wrote there since matching. */
 	for (i = 0; i < n; i++) {
 		fs = &core->fs[i];
-		if (memcmp((void *)fs->patch_addr, ksplice_before(fs, st->undo),
+		if (!fs->via_ftrace &&
+		    memcmp((void *)fs->patch_addr, ksplice_before(fs, st->undo),
 			   KSPLICE_JMP_LEN)) {
 			st->stale = i;
 			return -ESTALE;
@@ -55,6 +56,10 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 	}
 	for (i = 0; i < n; i++) {
 		fs = &core->fs[i];
+		if (fs->via_ftrace) {
+			ksplice_redirect_switch(fs, !st->undo);
+			continue;
+		}
 		ksplice_k.text_poke((void *)fs->patch_addr,
 				    ksplice_after(fs, st->undo),
 				    KSPLICE_JMP_LEN);

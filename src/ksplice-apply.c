@@ -18,6 +18,7 @@
 
 #include "kernel.h"
 #include "load-symbols.h"
+#include "modinfo.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -113,6 +114,32 @@ static int check_not_applied(const char *id)
 	return 0;
 }
 
+/*
+ * The modules whose exports the update module uses (sunrpc for an update
+ * of nfsd), loaded first as modprobe would: the target itself need not be
+ * loaded, but these must be for the update module to link.
+ */
+static int load_depends(const char *path, const char *file)
+{
+	char **deps = modinfo_depends(path);
+	size_t i;
+	int ret = 0;
+
+	if (!deps)
+		return error("cannot load the update module %s: it is not a kernel module (no readable .modinfo)",
+			     file);
+	for (i = 0; deps[i] && !ret; i++) {
+		if (!strcmp(deps[i], "ksplice") || module_present(deps[i]))
+			continue;
+		note("loading module %s, which the update's new code uses", deps[i]);
+		if (module_probe(deps[i]))
+			ret = error("the update uses module %s, which could not be loaded (modprobe %s failed)",
+				    deps[i], deps[i]);
+	}
+	free_strv(deps, -1);
+	return ret;
+}
+
 /* Loads ksplice_<id>.ko; -1 after a message if it is not loaded now. */
 static int load_update(const struct manifest *m, const char *dir)
 {
@@ -120,7 +147,7 @@ static int load_update(const struct manifest *m, const char *dir)
 	char *path = path_join(dir, file);
 	int ret = -1;
 
-	if (load_symbols_set(path, m))
+	if (load_depends(path, file) || load_symbols_set(path, m))
 		goto out;
 	ret = module_load(path);
 	if (ret == -EEXIST) {

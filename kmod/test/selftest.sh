@@ -36,8 +36,7 @@ check "no update left in sysfs" "" "$(ls /sys/kernel/ksplice)"
 
 # Broken updates that register but must not apply.
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
-	    104:failed_to_find 106:no_match 107:bad_update \
-	    108:unpatchable; do
+	    104:failed_to_find 106:no_match 107:bad_update; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then
@@ -50,6 +49,23 @@ for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	check "bad=$bad: old code still runs" "$old" "$(value)"
 	rmmod selftest_update
 done
+
+# No room for the jump (a static call right after the ftrace site of
+# ksplice_test_wrapper, which replaces ksplice_test_tail here): ftrace
+# redirects that function, switched on with the others' jumps.
+t=/sys/kernel/tracing
+[ -d $t/events ] || mount -t tracefs none $t 2>/dev/null
+insmod selftest_update.ko bad=108 || nok "bad=108 insmod"
+echo applied >$u/stage && ok "bad=108 (no room for the jump) applies" ||
+	nok "bad=108 applies: $(cat $u/abort_detail)"
+check "bad=108: ftrace redirects ksplice_test_wrapper" yes \
+	"$(grep -q '^ksplice_test_wrapper .*I' $t/enabled_functions && echo yes)"
+check "bad=108: the other functions run new code, the tail old" "140 62 60" "$(value)"
+echo reversed >$u/stage
+check "bad=108: no redirection after undo" no \
+	"$(grep -q '^ksplice_test_wrapper' $t/enabled_functions && echo yes || echo no)"
+check "bad=108: old code runs again" "$old" "$(value)"
+rmmod selftest_update
 
 # A function of a module that is not loaded waits for it: the rest applies.
 insmod selftest_update.ko bad=105 || nok "bad=105 insmod"
@@ -77,7 +93,6 @@ check "re-inserted target is patched as it loads" "$new" "$(value)"
 echo applied >$u/stage 2>/dev/null && nok "second apply" || check "second apply refused" already_applied "$(cat $u/abort_cause)"
 
 # ftrace keeps working on a patched function.
-t=/sys/kernel/tracing
 if [ -d $t ]; then
 	echo ksplice_test_target >$t/set_ftrace_filter
 	echo function >$t/current_tracer

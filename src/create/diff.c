@@ -135,8 +135,10 @@ bool diff_same_target(const struct target *a, const struct target *b)
 {
 	if (!a->name != !b->name)
 		return false;
+	/* A renumbered clone: the pairing says, or the same bytes do. */
 	if (a->name && strcmp(a->name, b->name) &&
-	    !(a->sym && b->sym && same_numbered_local(a->sym, b->sym)))
+	    !(a->sym && b->sym && (b->sym->twin == a->sym ||
+				   same_numbered_local(a->sym, b->sym))))
 		return false;
 	if (a->name)
 		return a->addend == b->addend;

@@ -11,11 +11,13 @@
  * change), missing a unit is not: an #include that cannot be placed
  * (a -I of one Makefile, a macro) links to every file of that name.
  */
+#include <errno.h>
 #include <ftw.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "includes.h"
 #include "util.h"
@@ -161,7 +163,9 @@ static int walk(struct graph *g, const char *root, const char *rel,
 	walking = g;
 	g->prefix = prefix;
 	g->root_len = strlen(root);
-	ret = nftw(dir, visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
+	/* A tree may lack generated headers of some kind. */
+	ret = access(dir, F_OK) && errno == ENOENT ? 0 :
+	      nftw(dir, visit, 32, FTW_PHYS | FTW_ACTIONRETVAL);
 	free(dir);
 	return ret;
 }

@@ -66,6 +66,30 @@ int module_load(const char *path)
 	return ret;
 }
 
+bool module_present(const char *name)
+{
+	char *path = xasprintf("/sys/module/%s", name), *p;
+	bool ok;
+
+	for (p = path + strlen("/sys/module/"); *p; p++)
+		if (*p == '-')
+			*p = '_';
+	ok = !access(path, F_OK);
+	free(path);
+	return ok;
+}
+
+int module_probe(const char *name)
+{
+	const char *argv[] = { "modprobe", name, NULL };
+
+	if (ksplice_fake_modules()) {
+		warn("KSPLICE_FAKE_MODULES: would run modprobe %s", name);
+		return 0;
+	}
+	return run_command(argv);
+}
+
 int module_unload(const char *name)
 {
 	if (ksplice_fake_modules()) {

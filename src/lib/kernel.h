@@ -38,6 +38,10 @@ int check_module_privilege(void);
 
 /* finit_module(): 0 or -errno (-EEXIST: a module of that name is loaded). */
 int module_load(const char *path);
+/* Is module @name loaded (or built in with a /sys/module entry)? */
+bool module_present(const char *name);
+/* modprobe @name; 0 or its exit status.  Honours KSPLICE_FAKE_MODULES. */
+int module_probe(const char *name);
 /* delete_module(O_NONBLOCK): 0 or -errno (-ENOENT: not loaded). */
 int module_unload(const char *name);
 /* Words for a sysadmin about a failed load, after strerror(). */

@@ -7,7 +7,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 10
+plan 14
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -62,3 +62,41 @@ like "$out" '^changed split.cold$' "  ... with its cold part, though only the ho
 
 same=$("$create" --diff-objects "$tmp/pre.o" "$tmp/pre.o" 2>&1)
 is "$same" "" "an object compared with itself has no changes"
+
+# gcc numbers clones and static locals per unit, in the order it makes
+# them: a patch elsewhere in the unit renumbers them.  Named here with asm
+# labels as gcc names them: pre has pick.constprop.0 = A, .1 = B and a
+# static local tbl.3; post has the numbers swapped and tbl.4.
+compile clones-pre <<'C'
+extern int h1(int), h2(int);
+static const int tbl[4] __asm__("tbl.3") = { 3, 1, 4, 1 };
+__attribute__((noinline)) static int pa(int a) __asm__("pick.constprop.0");
+__attribute__((noinline)) static int pb(int a) __asm__("pick.constprop.1");
+static int pa(int a) { return h1(a) + tbl[a & 3]; }
+static int pb(int a) { return h2(a) * 3; }
+int user(int a) { return pa(a) + pb(a); }
+C
+compile clones-post <<'C'
+extern int h1(int), h2(int);
+static const int tbl[4] __asm__("tbl.4") = { 3, 1, 4, 1 };
+__attribute__((noinline)) static int pb(int a) __asm__("pick.constprop.0");
+__attribute__((noinline)) static int pa(int a) __asm__("pick.constprop.1");
+static int pb(int a) { return h2(a) * 3; }
+static int pa(int a) { return h1(a) + tbl[a & 3]; }
+int user(int a) { return pa(a) + pb(a); }
+C
+compile clones-changed <<'C'
+extern int h1(int), h2(int);
+static const int tbl[4] __asm__("tbl.4") = { 3, 1, 4, 1 };
+__attribute__((noinline)) static int pb(int a) __asm__("pick.constprop.0");
+__attribute__((noinline)) static int pa(int a) __asm__("pick.constprop.1");
+static int pb(int a) { return h2(a) * 5; }
+static int pa(int a) { return h1(a) + tbl[a & 3]; }
+int user(int a) { return pa(a) + pb(a); }
+C
+out=$("$create" --diff-objects "$tmp/clones-pre.o" "$tmp/clones-post.o" 2>&1)
+ok $? "diff runs on renumbered clones"
+is "$out" "" "clones and a static local that only changed numbers are unchanged"
+out=$("$create" --diff-objects "$tmp/clones-pre.o" "$tmp/clones-changed.o" 2>&1)
+is "$out" "changed pick.constprop.0" "a renumbered clone that changed is found under its new name"
+unlike "$out" 'user|constprop.1' "  and only it: its renumbered twin and their caller are unchanged"

@@ -11,7 +11,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 25
+plan 27
 # The fix alone, as a plain patch (tests/t/71 makes it with --debian).
 trees=$(debian_trees "$KSPLICE_NFSD_UPDATE") || bail "cannot fetch the sources"
 old=$(sed -n 1p <<<"$trees") new=$(sed -n 2p <<<"$trees")
@@ -24,12 +24,13 @@ ok $? "two updates of nfsd4_sequence build"
 like "$(cat "$tmp/create-nfa.log")" 'changed function: nfsd4_sequence \(fs/nfsd/nfs4state.c, nfsd\)' \
 	"the function's target is the module nfsd"
 
-# The update module links against sunrpc's exports: sunrpc first.
+# The update module links against sunrpc's exports: ksplice-apply loads it.
 out=$(vm --module nfsd --file "$a" --file "$b" -- "$guest_peek"'
 	addr() { awk "\$3 == \"nfsd4_sequence\" && \$4 == \"[nfsd]\" { print \"0x\" \$1 }" /proc/kallsyms; }
 	fresh() { echo "PEEK $1 nfsd4_sequence $(addr) $nw $(kpeek $(addr) 16)"; }
-	modprobe sunrpc
-	ksplice-apply ksplice-nfa.tar.gz >/dev/null; echo "APPLY-ABSENT=$?"
+	ksplice-apply ksplice-nfa.tar.gz >/dev/null 2>/tmp/apply.err; echo "APPLY-ABSENT=$?"
+	lsmod | grep -q "^sunrpc " && echo "SUNRPC-LOADED"
+	sed "s/^/APPLY-SAYS /" /tmp/apply.err
 	peek nfa absent
 	modprobe nfsd; echo "LOAD-AFTER=$?"
 	peek nfa loaded-after
@@ -67,6 +68,8 @@ ok $? "the guest ran the scenario"
 diag "$(printf '%s\n' "$out" | grep -v '^PEEK' | head -40)"
 
 like "$out" 'APPLY-ABSENT=0' "the update applies while its target module is not loaded"
+like "$out" 'SUNRPC-LOADED' "  ksplice-apply loaded sunrpc, whose exports the update's new code uses"
+like "$out" 'APPLY-SAYS +loading module sunrpc, which the update.s new code uses' "  and said so"
 like "$out" 'PEEK absent nfsd4_sequence 0x0 ' "  and its function has no address until the module loads"
 like "$out" 'LOAD-AFTER=0' "the target module then loads"
 ka=$(sed -n 's/^KALLSYMS //p' <<<"$out")

@@ -72,7 +72,7 @@ noinline int ksplice_test_caller(int x)
 
 /*
  * A static call right after the ftrace site, where the jump would go:
- * the update must refuse to patch it (bad=108 of the self-test).
+ * ftrace redirects it instead (bad=108 of the self-test).
  */
 noinline int ksplice_test_wrapper(int x)
 {
