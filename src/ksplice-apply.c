@@ -119,15 +119,15 @@ static int check_not_applied(const char *id)
  * of nfsd), loaded first as modprobe would: the target itself need not be
  * loaded, but these must be for the update module to link.
  */
-static int load_depends(const char *path, const char *file)
+static int load_depends(const char *path)
 {
 	char **deps = modinfo_depends(path);
 	size_t i;
 	int ret = 0;
 
+	/* Not a module: the kernel's loader says so, in its words. */
 	if (!deps)
-		return error("cannot load the update module %s: it is not a kernel module (no readable .modinfo)",
-			     file);
+		return 0;
 	for (i = 0; deps[i] && !ret; i++) {
 		if (!strcmp(deps[i], "ksplice") || module_present(deps[i]))
 			continue;
@@ -147,7 +147,7 @@ static int load_update(const struct manifest *m, const char *dir)
 	char *path = path_join(dir, file);
 	int ret = -1;
 
-	if (load_depends(path, file) || load_symbols_set(path, m))
+	if (load_depends(path) || load_symbols_set(path, m))
 		goto out;
 	ret = module_load(path);
 	if (ret == -EEXIST) {

@@ -68,20 +68,11 @@ char *build_config_cc(const char *config)
 	return cc;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 1099511628211ULL;
-	return h;
-}
-
 /* Keyed by what decides the objects: which source, which config, which cc. */
 static char *tree_key(const struct tree *t)
 {
 	char real[PATH_MAX];
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV1A_INIT;
 	size_t n;
 	char *cfg;
 
@@ -95,21 +86,6 @@ static char *tree_key(const struct tree *t)
 	h = fnv1a(h, t->cc, strlen(t->cc));
 	free(cfg);
 	return xasprintf("%016llx", (unsigned long long)h);
-}
-
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path), *s;
-
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	free(p);
-	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 static bool exists(const char *dir, const char *name)

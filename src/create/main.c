@@ -23,29 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "emit.h"
-#include "includes.h"
-#include "load-symbols.h"
-#include "patchfile.h"
+#include "create.h"
 #include "update-file.h"
 #include "util.h"
-
-/* A header in many units: each takes seconds to compile, twice. */
-#define DEFAULT_MAX_UNITS	400
-
-struct options {
-	const char *build;
-	const char *config;
-	const char *id;
-	const char *outdir;
-	const char *patch;
-	const char *source;
-	const char *debian;		/* --debian A..B */
-	bool keep;
-	const char *diff_pre;		/* --diff-objects PRE POST */
-	size_t max_units;
-};
 
 static __noreturn void usage(int status)
 {
@@ -282,379 +262,12 @@ static int debian_patch(struct options *o, const char *workdir)
 	return 0;
 }
 
-static void show_log_tail(const char *log)
+void show_log_tail(const char *log)
 {
 	const char *argv[] = { "tail", "-n", "25", log, NULL };
 
 	fprintf(stderr, "---- last lines of %s ----\n", log);
 	run_command(argv);
-}
-
-struct work {
-	struct options *o;
-	char *dir;			/* temporary */
-	char *log;
-	char *release;
-	struct tree tree;
-	struct patch_files files;
-	struct strv units;		/* fs/proc/cmdline.o */
-	struct update update;
-	struct exports exports;
-	struct load_syms load_syms;
-};
-
-static char *unit_of(const char *c_file)
-{
-	char *o = xstrdup(c_file);
-
-	o[strlen(o) - 1] = 'o';
-	return o;
-}
-
-/* The units that include a changed header: the include graph says. */
-static int add_includers(struct work *w, const struct strv *changed)
-{
-	struct strv all;
-	bool *hit;
-	long nr;
-	size_t i;
-
-	if (tree_units(&w->tree, &all)) {
-		show_log_tail(w->log);
-		return error("Kbuild could not list the units of this configuration");
-	}
-	hit = xcalloc(all.nr, sizeof(bool));
-	nr = includes_affected(w->tree.src, w->tree.obj, changed->v, changed->nr,
-			       all.v, all.nr, hit);
-	for (i = 0; nr > 0 && i < all.nr; i++)
-		if (hit[i] && !strv_has(&w->units, all.v[i]))
-			strv_add(&w->units, xstrdup(all.v[i]));
-	free(hit);
-	strv_free(&all);
-	if (nr < 0)
-		return -1;
-	fprintf(stderr, "  %ld of the configuration's units include what the patch changes\n",
-		nr);
-	return 0;
-}
-
-/*
- * C source makes code, and so do headers, through every unit including
- * them (a .c can be included too).  Other files change nothing running.
- */
-static int pick_units(struct work *w)
-{
-	struct strv changed = { 0 };
-	bool headers = false;
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < w->files.nr; i++) {
-		const char *p = w->files.paths[i];
-
-		if (str_has_prefix(p, "Documentation/"))
-			continue;
-		if (!str_has_suffix(p, ".c") && !str_has_suffix(p, ".h")) {
-			strv_free(&changed);
-			return error("the patch changes %s; only C sources and headers can be turned into an update",
-				     p);
-		}
-		headers |= str_has_suffix(p, ".h");
-		strv_add(&changed, xstrdup(p));
-		if (str_has_suffix(p, ".c"))
-			strv_add(&w->units, unit_of(p));
-	}
-	if (headers)
-		ret = add_includers(w, &changed);
-	strv_free(&changed);
-	if (!ret && !w->units.nr)
-		return error("the patch changes no C source that this configuration builds");
-	if (!ret && w->units.nr > w->o->max_units)
-		return error("the patch reaches %zu units, more than --max-units %zu: compiling them would take long; raise the limit to go on",
-			     w->units.nr, w->o->max_units);
-	return ret;
-}
-
-static char *obj_path(struct work *w, const char *stage, size_t i)
-{
-	return xasprintf("%s/%s-%zu.o", w->dir, stage, i);
-}
-
-static int compile_all(struct work *w, const char *stage)
-{
-	char **dests = xcalloc(w->units.nr, sizeof(char *));
-	bool *failed = xcalloc(w->units.nr, sizeof(bool));
-	size_t i;
-	int ret;
-
-	if (w->units.nr == 1)
-		fprintf(stderr, "  compiling %s (%s)\n", w->units.v[0], stage);
-	else
-		fprintf(stderr, "  compiling %zu units (%s)\n", w->units.nr, stage);
-	for (i = 0; i < w->units.nr; i++)
-		dests[i] = obj_path(w, stage, i);
-	ret = tree_compile(&w->tree, w->units.v, w->units.nr, dests, failed);
-	if (ret)
-		show_log_tail(w->log);
-	for (i = 0; ret && i < w->units.nr; i++)
-		if (failed[i])
-			error("%s does not compile %s the patch", w->units.v[i],
-			      strcmp(stage, "pre") ? "with" : "without");
-	free_strv(dests, w->units.nr);
-	free(failed);
-	return ret;
-}
-
-static int compile_pre_post(struct work *w)
-{
-	int ret;
-
-	if (tree_patch(&w->tree, w->o->patch, false, true)) {
-		show_log_tail(w->log);
-		return error("the patch %s does not apply to %s", w->o->patch,
-			     w->o->source);
-	}
-	if (compile_all(w, "pre"))
-		return -1;
-	if (tree_patch(&w->tree, w->o->patch, false, false))
-		return error("applying %s failed", w->o->patch);
-	ret = compile_all(w, "post");
-	if (tree_patch(&w->tree, w->o->patch, true, false))
-		return error("could not take the patch back out of %s; it is removed on the next run",
-			     w->tree.src);
-	return ret;
-}
-
-/* Diffs unit @i into *@u; false if nothing in it changed. */
-static bool diff_unit(struct work *w, size_t i, struct unit *u)
-{
-	char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
-	size_t j, changed = 0;
-
-	memset(u, 0, sizeof(*u));
-	u->source = xstrdup(w->units.v[i]);
-	((char *)u->source)[strlen(u->source) - 1] = 'c';
-	u->target = tree_unit_target(&w->tree, w->units.v[i]);
-	if (elf_object_read(pre, &u->pre) || elf_object_read(post, &u->post))
-		die("cannot read the objects of %s", w->units.v[i]);
-	free(pre);
-	free(post);
-	diff_objects(&u->pre, &u->post, &u->diff, stderr);
-	for (j = 0; j < u->diff.nr_changes; j++) {
-		const struct change *c = &u->diff.changes[j];
-
-		fprintf(stderr, "  %s function: %s (%s, %s)\n",
-			c->kind == FUNC_NEW ? "new" : "changed",
-			c->post->name, u->source, u->target);
-		changed += c->kind == FUNC_CHANGED;
-	}
-	if (changed)
-		return true;
-	diff_free(&u->diff);
-	elf_object_free(&u->pre);
-	elf_object_free(&u->post);
-	free((char *)u->target);
-	free((char *)u->source);
-	return false;
-}
-
-static bool same_change(const struct unit *ua, const struct change *a,
-			const struct unit *ub, const struct change *b)
-{
-	return a->kind == FUNC_CHANGED && b->kind == FUNC_CHANGED &&
-	       !strcmp(ua->target, ub->target) &&
-	       !strcmp(a->pre->name, b->pre->name) &&
-	       diff_same_function(&ua->pre, a->pre, &ub->pre, b->pre) &&
-	       diff_same_function(&ua->post, a->post, &ub->post, b->post);
-}
-
-static void mark_twins_between(struct unit *ua, struct unit *ub)
-{
-	size_t k, l;
-
-	for (k = 0; k < ua->diff.nr_changes; k++) {
-		for (l = 0; l < ub->diff.nr_changes; l++) {
-			struct change *a = &ua->diff.changes[k];
-			struct change *b = &ub->diff.changes[l];
-
-			if (!same_change(ua, a, ub, b))
-				continue;
-			a->twin = b->twin = true;
-			fprintf(stderr, "  %s: the same in %s and %s\n",
-				a->pre->name, ua->source, ub->source);
-		}
-	}
-}
-
-/*
- * A header's static function emitted in several units of one target is
- * one name at several addresses with the same code: the core may pair
- * them either way (KSPLICE_FUNC_TWIN).
- */
-static void mark_twins(struct update *u)
-{
-	size_t i, j;
-
-	for (i = 0; i < u->nr_units; i++)
-		for (j = i + 1; j < u->nr_units; j++)
-			mark_twins_between(&u->units[i], &u->units[j]);
-}
-
-/* The units whose code changed make the update; the others are dropped. */
-static int diff_all(struct work *w)
-{
-	size_t i;
-
-	w->update.units = xcalloc(w->units.nr, sizeof(struct unit));
-	for (i = 0; i < w->units.nr; i++)
-		if (diff_unit(w, i, &w->update.units[w->update.nr_units]))
-			w->update.nr_units++;
-	if (!w->update.nr_units)
-		return error("the patch changes no code in a function: nothing to update");
-	if (w->units.nr > 1)
-		fprintf(stderr, "  %zu of %zu units changed\n", w->update.nr_units,
-			w->units.nr);
-	mark_twins(&w->update);
-	return 0;
-}
-
-/* Sources only: a developer's build products must not leak into the update. */
-static int copy_sources(const char *from, const char *to)
-{
-	DIR *d = opendir(from);
-	struct dirent *e;
-	int ret = 0;
-
-	if (!d || (mkdir(to, 0755) && errno != EEXIST))
-		return error_errno("cannot copy %s", from);
-	while (!ret && (e = readdir(d))) {
-		char *src, *dst, *data;
-		size_t len;
-
-		if (!str_has_suffix(e->d_name, ".c") &&
-		    !str_has_suffix(e->d_name, ".h") && strcmp(e->d_name, "Kbuild"))
-			continue;
-		src = path_join(from, e->d_name);
-		dst = path_join(to, e->d_name);
-		ret = read_file(src, 1 << 24, &data, &len) ||
-		      write_file(dst, data, len) ? error_errno("cannot copy %s", src) : 0;
-		if (!ret)
-			free(data);
-		free(src);
-		free(dst);
-	}
-	closedir(d);
-	return ret;
-}
-
-static char *ko_path(struct work *w)
-{
-	static char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/update/ksplice_%s.ko", w->dir,
-		 w->update.id);
-	return path;
-}
-
-static int build_modules(struct work *w, const char *data)
-{
-	char *core = path_join(w->dir, "core");
-	char *kmod = path_join(data, "kmod"), *inc = path_join(data, "include");
-	char *upd = path_join(w->dir, "update");
-	char *symvers = path_join(core, "kmod/Module.symvers");
-	char *core_kmod = path_join(core, "kmod");
-	char *core_inc = path_join(core, "include");
-	int ret = -1;
-
-	if (mkdir(core, 0755) || copy_sources(kmod, core_kmod) ||
-	    copy_sources(inc, core_inc) || copy_sources(inc, upd))
-		goto out;
-	fprintf(stderr, "  building the core module\n");
-	if (kbuild_module(w->o->build, core_kmod, NULL, w->log)) {
-		show_log_tail(w->log);
-		error("building the ksplice core module failed");
-		goto out;
-	}
-	w->update.exports = &w->exports;
-	w->update.load_syms = &w->load_syms;
-	if (emit_update(&w->update, upd))
-		goto out;
-	fprintf(stderr, "  building the update module ksplice_%s\n", w->update.id);
-	if (kbuild_module(w->o->build, upd, symvers, w->log)) {
-		show_log_tail(w->log);
-		error("building the update module failed");
-		goto out;
-	}
-	if (load_symbols_require(ko_path(w), w->load_syms.nr))
-		goto out;
-	ret = 0;
-out:
-	free(core_kmod);
-	free(core_inc);
-	free(core);
-	free(kmod);
-	free(inc);
-	free(upd);
-	free(symvers);
-	return ret;
-}
-
-/* "vmlinux nfsd": each target once, in the order of the units. */
-static char *targets_list(const struct update *u)
-{
-	struct strv seen = { 0 };
-	char *list = xstrdup(""), *more;
-	size_t i;
-
-	for (i = 0; i < u->nr_units; i++) {
-		if (strv_has(&seen, u->units[i].target))
-			continue;
-		strv_add(&seen, xstrdup(u->units[i].target));
-		more = xasprintf("%s%s%s", list, *list ? " " : "",
-				 u->units[i].target);
-		free(list);
-		list = more;
-	}
-	strv_free(&seen);
-	return list;
-}
-
-static int pack(struct work *w)
-{
-	struct manifest m;
-	char *ko = xstrdup(ko_path(w));
-	char *core = xasprintf("%s/core/kmod/ksplice.ko", w->dir);
-	const char *files[] = { ko, core, NULL };
-	char *out = xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
-	char real[PATH_MAX];
-	size_t i, j;
-
-	/* What INSTALL_MOD_STRIP=1 does: the target has no use for DWARF. */
-	for (i = 0; files[i]; i++) {
-		const char *strip[] = { "strip", "--strip-debug", files[i], NULL };
-
-		if (run_command(strip))
-			return error("strip --strip-debug %s failed", files[i]);
-	}
-	manifest_init(&m);
-	m.format = UPDATE_FORMAT;
-	m.id = xstrdup(w->update.id);
-	m.kernel_release = xstrdup(w->release);
-	m.target = targets_list(&w->update);
-	m.created_by = xstrdup("ksplice-create");
-	for (i = 0; i < w->update.nr_units; i++)
-		for (j = 0; j < w->update.units[i].diff.nr_changes; j++)
-			if (w->update.units[i].diff.changes[j].kind == FUNC_CHANGED)
-				manifest_add_function(&m,
-					w->update.units[i].diff.changes[j].pre->name);
-	for (i = 0; i < w->load_syms.nr; i++)
-		manifest_add_load_sym(&m, w->load_syms.targets[i],
-				      w->load_syms.names[i]);
-	if (update_file_write(out, &m, files))
-		return -1;
-	manifest_free(&m);
-	printf("%s\n", realpath(out, real) ? real : out);
-	return 0;
 }
 
 /* What vermagic and uname -r say: UTS_RELEASE, not kernel.release. */
@@ -684,8 +297,7 @@ static int read_release(struct work *w)
 
 static int create(struct work *w)
 {
-	char *cache = cache_dir();
-
+	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
 	if (read_release(w) || patch_files_read(w->o->patch, &w->files))
 		return -1;
@@ -695,14 +307,15 @@ static int create(struct work *w)
 	if (!w->tree.cc)
 		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
 	fprintf(stderr, "ksplice-create: update %s for %s\n", w->update.id, w->release);
-	if (tree_prepare(&w->tree, cache, w->log)) {
+	if (tree_prepare(&w->tree, w->cache, w->log)) {
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
-	if (pick_units(w) || compile_pre_post(w))
+	if (units_pick(w) || units_compile(w))
 		return -1;
 	tree_release(&w->tree);
-	return diff_all(w) || build_modules(w, data_dir()) || pack(w) ? -1 : 0;
+	return units_diff(w) || package_build(w, data_dir()) ||
+	       package_write(w) ? -1 : 0;
 }
 
 static int diff_only(const char *pre_path, const char *post_path)

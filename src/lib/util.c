@@ -7,9 +7,11 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -168,6 +170,30 @@ void free_strv(char **v, size_t n)
 	for (i = 0; n == (size_t)-1 ? v[i] != NULL : i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211ULL;
+	return h;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path), *s;
+
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	free(p);
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 void strv_add(struct strv *sv, char *s)

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -43,6 +44,12 @@ char *path_join(const char *dir, const char *name);
 
 /* Frees a NULL-terminated or counted (n != (size_t)-1) array of strings. */
 void free_strv(char **v, size_t n);
+
+/* FNV-1a, 64 bits: cache keys (start with 14695981039346656037). */
+uint64_t fnv1a(uint64_t h, const void *p, size_t n);
+#define FNV1A_INIT	14695981039346656037ULL
+/* mkdir -p: 0, or -1 with errno set. */
+int mkdir_p(const char *path);
 
 /* A growable list of malloc'ed strings, NULL-terminated. */
 struct strv {

@@ -291,6 +291,12 @@ my @manifests = (
 	['a function with a space', manifest(extra => "function: a b\n"),
 	 qr/invalid function name 'a b'/],
 	['a bad target', manifest(target => '../x'), qr/invalid target/],
+	['two spaces between targets', manifest(target => 'vmlinux  nfsd'), qr/invalid target/],
+	['a space after the targets', manifest(target => 'vmlinux '), qr/invalid target/],
+	['a load symbol without a name', manifest(extra => "load_symbol: ext4\n"),
+	 qr/invalid load_symbol 'ext4'/],
+	['a load symbol of a bad module name', manifest(extra => "load_symbol: ../x key\n"),
+	 qr/invalid load_symbol/],
 );
 for my $c (@manifests) {
 	my ($what, $text, $re) = @$c;
@@ -299,6 +305,11 @@ for my $c (@manifests) {
 	is($st, 1, "manifest_parse refuses a manifest with $what");
 	like($err, $re, '... saying why');
 }
+spew("$tmp/manifest", manifest(target => 'vmlinux nfsd',
+				extra => "load_symbol: nfsd __tracepoint_nfsd_x\n"));
+($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
+is($st, 0, 'manifest_parse accepts several targets and a load symbol') or diag($err);
+like($out, qr/target: vmlinux nfsd\n.*load_symbol: nfsd __tracepoint_nfsd_x\n/s, '... and keeps them');
 spew("$tmp/manifest", manifest(extra => "# a comment\n\nfunction: do_bar\n"));
 ($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
 is($st, 0, 'manifest_parse accepts comments and blank lines') or diag($err);

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One run of ksplice-create: its options and its work, shared by main.c
+ * (the flow), units.c (which units, compiled and diffed) and package.c
+ * (the modules built and packed into the update file).
+ */
+#ifndef KSPLICE_CREATE_H
+#define KSPLICE_CREATE_H
+
+#include "build.h"
+#include "emit.h"
+#include "patchfile.h"
+#include "util.h"
+
+/* A header in many units: each takes seconds to compile, twice. */
+#define DEFAULT_MAX_UNITS	400
+
+struct options {
+	const char *build;
+	const char *config;
+	const char *id;
+	const char *outdir;
+	const char *patch;
+	const char *source;
+	const char *debian;		/* --debian A..B */
+	bool keep;
+	const char *diff_pre;		/* --diff-objects PRE POST */
+	size_t max_units;
+};
+
+struct work {
+	struct options *o;
+	char *dir;			/* temporary */
+	char *log;
+	char *release;
+	struct tree tree;
+	struct patch_files files;
+	struct strv units;		/* fs/proc/cmdline.o */
+	struct update update;
+	struct exports exports;
+	struct load_syms load_syms;
+	char *cache;			/* ~/.cache/ksplice */
+};
+
+/* units.c */
+int units_pick(struct work *w);
+int units_compile(struct work *w);
+int units_diff(struct work *w);
+
+/* package.c */
+int package_build(struct work *w, const char *data);
+int package_write(struct work *w);
+
+/* main.c */
+void show_log_tail(const char *log);
+
+#endif
