@@ -61,6 +61,13 @@ echo applied >$u/stage && ok "bad=108 (no room for the jump) applies" ||
 check "bad=108: ftrace redirects ksplice_test_wrapper" yes \
 	"$(grep -q '^ksplice_test_wrapper .*I' $t/enabled_functions && echo yes)"
 check "bad=108: the other functions run new code, the tail old" "140 62 60" "$(value)"
+rmmod ksplice_target && ok "bad=108: the target can go" || nok "bad=108: rmmod ksplice_target"
+check "bad=108: its redirection went with it" no \
+	"$(grep -q '^ksplice_test_wrapper' $t/enabled_functions && echo yes || echo no)"
+insmod ksplice_target.ko || nok "bad=108: insmod ksplice_target.ko again"
+check "bad=108: the target is redirected again as it loads" yes \
+	"$(grep -q '^ksplice_test_wrapper .*I' $t/enabled_functions && echo yes)"
+check "bad=108: and runs the new code" "140 62 60" "$(value)"
 echo reversed >$u/stage
 check "bad=108: no redirection after undo" no \
 	"$(grep -q '^ksplice_test_wrapper' $t/enabled_functions && echo yes || echo no)"
