@@ -369,15 +369,14 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 				     KSPLICE_JMP_LEN))
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: unreadable", m->f->name);
-	if (fs->via_ftrace || ksplice_window_free(fs))
-		return 0;
-	if (fs->patch_off) {
-		fs->via_ftrace = true;
-		return 0;
-	}
-	return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-				 "%s: jump label or static call where the jump goes, and no ftrace site",
-				 m->f->name);
+	/* No room for the jump: ftrace redirects the function instead. */
+	fs->via_ftrace = m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
+			 !ksplice_window_free(fs);
+	if (fs->via_ftrace && !fs->patch_off)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: jump label or static call where the jump goes, and no ftrace site",
+					 m->f->name);
+	return 0;
 }
 
 /* One round over the functions not matched yet; how many it matched. */

@@ -360,9 +360,7 @@ static int ksplice_fstate_build(const struct ksplice_func *f,
 	if (ret)
 		goto out;
 	fs->patch_off = ksplice_arch_patch_offset(f);
-	/* After an ftrace site, ftrace can redirect it instead. */
-	fs->via_ftrace = fs->patch_off &&
-			 f->pre_size < fs->patch_off + KSPLICE_JMP_LEN;
+	/* With an ftrace site, ftrace can redirect it (match.c). */
 	if (!fs->patch_off && f->pre_size < KSPLICE_JMP_LEN)
 		ret = KSPLICE_WHY("%s: too small to patch (%u bytes)",
 				  f->name, f->pre_size);

@@ -220,6 +220,14 @@ size_t elf_relocs_in(const struct section *sec, unsigned long start,
 	return n;
 }
 
+const struct reloc *elf_reloc_at(const struct section *sec,
+				 unsigned long offset)
+{
+	struct reloc *first;
+
+	return elf_relocs_in(sec, offset, offset + 1, &first) ? first : NULL;
+}
+
 unsigned int elf_reloc_size(unsigned int type)
 {
 	switch (type) {

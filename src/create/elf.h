@@ -61,6 +61,10 @@ struct symbol *elf_symbol_at(const struct object *obj,
 size_t elf_relocs_in(const struct section *sec, unsigned long start,
 		     unsigned long end, struct reloc **first);
 
+/* The relocation of the field at @offset, or NULL. */
+const struct reloc *elf_reloc_at(const struct section *sec,
+				 unsigned long offset);
+
 /* Bytes a relocation field of this type occupies (0: unsupported). */
 unsigned int elf_reloc_size(unsigned int type);
 bool elf_reloc_pc_relative(unsigned int type);

@@ -127,17 +127,6 @@ static void pre_sites(const struct object *pre, const struct symbol *f,
 					 collect_site, l);
 }
 
-static const struct reloc *table_reloc(const struct section *sec,
-				       unsigned long offset)
-{
-	size_t i;
-
-	for (i = 0; i < sec->nr_relocs; i++)
-		if (sec->relocs[i].offset == offset)
-			return &sec->relocs[i];
-	return NULL;
-}
-
 /* One reloc as a struct ksplice_reloc initializer, its bytes emitted first. */
 static void print_reloc(FILE *out, const struct object *obj,
 			const struct reloc *r, unsigned long base,
@@ -191,7 +180,7 @@ static void emit_site_data(FILE *out, const struct object *obj,
 		*aux = e[8] | e[9] << 8;
 		*len = e[10];
 		*alt_len = e[11];
-		r = table_reloc(s->sec, s->entry + 4);
+		r = elf_reloc_at(s->sec, s->entry + 4);
 		if (!r || !r->sym->sec || !r->sym->sec->data)
 			die("%s: alternative without replacement", obj->path);
 		start = (r->sym->type == STT_SECTION ? 0 :
@@ -223,7 +212,7 @@ static void emit_site_data(FILE *out, const struct object *obj,
 		const struct symbol *named;
 		long at;
 
-		r = table_reloc(s->sec, s->entry + 4);
+		r = elf_reloc_at(s->sec, s->entry + 4);
 		if (!r || !r->sym->sec)
 			die("%s: jump label without target", obj->path);
 		named = r->sym;

@@ -200,15 +200,11 @@ struct special_arg {
 static void carry_replacement(struct newobj *no, const struct section *sec,
 			      unsigned long entry)
 {
-	const struct reloc *r = NULL;
+	const struct reloc *r = elf_reloc_at(sec, entry + 4);
 	unsigned int len = sec->data[entry + 11];
-	size_t k;
 	long start;
 	int i;
 
-	for (k = 0; k < sec->nr_relocs; k++)
-		if (sec->relocs[k].offset == entry + 4)
-			r = &sec->relocs[k];
 	if (!r || !r->sym->sec)
 		return;
 	start = (r->sym->type == STT_SECTION ? 0 : (long)r->sym->st.st_value) +

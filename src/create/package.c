@@ -32,17 +32,14 @@ static int copy_sources(const char *from, const char *to)
 	if (!d || (mkdir(to, 0755) && errno != EEXIST))
 		return error_errno("cannot copy %s", from);
 	while (!ret && (e = readdir(d))) {
-		char *src, *dst, *data;
-		size_t len;
+		char *src, *dst;
 
 		if (!is_source(e->d_name))
 			continue;
 		src = path_join(from, e->d_name);
 		dst = path_join(to, e->d_name);
-		ret = read_file(src, 1 << 24, &data, &len) ||
-		      write_file(dst, data, len) ? error_errno("cannot copy %s", src) : 0;
-		if (!ret)
-			free(data);
+		if (copy_file(src, dst, 1 << 24))
+			ret = error_errno("cannot copy %s", src);
 		free(src);
 		free(dst);
 	}
@@ -106,19 +103,6 @@ static char *core_cache(struct work *w, const char *core)
 	return dir;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char *data;
-	size_t len;
-	int ret;
-
-	if (read_file(from, UPDATE_MEMBER_MAX, &data, &len))
-		return -1;
-	ret = write_file(to, data, len);
-	free(data);
-	return ret;
-}
-
 /* ksplice.ko and Module.symvers between the core's build dir and @to. */
 static int copy_core(const char *from, const char *to)
 {
@@ -129,7 +113,7 @@ static int copy_core(const char *from, const char *to)
 	for (i = 0; !ret && i < ARRAY_SIZE(files); i++) {
 		char *a = path_join(from, files[i]), *b = path_join(to, files[i]);
 
-		ret = copy_file(a, b);
+		ret = copy_file(a, b, UPDATE_MEMBER_MAX);
 		free(a);
 		free(b);
 	}

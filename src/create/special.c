@@ -43,17 +43,6 @@ const struct special special_sections[] = {
 const unsigned int nr_special_sections =
 	sizeof(special_sections) / sizeof(special_sections[0]);
 
-static const struct reloc *reloc_at(const struct section *sec,
-				    unsigned long offset)
-{
-	size_t i;
-
-	for (i = 0; i < sec->nr_relocs; i++)
-		if (sec->relocs[i].offset == offset)
-			return &sec->relocs[i];
-	return NULL;
-}
-
 void special_for_each(const struct object *obj, const struct special *sp,
 		      const struct symbol *func, special_fn fn, void *arg)
 {
@@ -65,7 +54,7 @@ void special_for_each(const struct object *obj, const struct special *sp,
 	if (!sec)
 		return;
 	for (e = 0; e + sp->entry_size <= sec->size; e += sp->entry_size) {
-		const struct reloc *r = reloc_at(sec, e + sp->key_offset);
+		const struct reloc *r = elf_reloc_at(sec, e + sp->key_offset);
 		long at;
 
 		if (!r || r->sym->sec != func->sec)

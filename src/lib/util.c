@@ -336,6 +336,19 @@ int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+int copy_file(const char *from, const char *to, size_t max)
+{
+	char *data;
+	size_t len;
+	int ret;
+
+	if (read_file(from, max, &data, &len))
+		return -1;
+	ret = write_file(to, data, len);
+	free(data);
+	return ret;
+}
+
 int write_file(const char *path, const void *data, size_t len)
 {
 	int fd, e;

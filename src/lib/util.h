@@ -77,6 +77,8 @@ char *str_rstrip(char *s);
 int read_file(const char *path, size_t max, char **data, size_t *len);
 /* Creates or truncates @path (mode 0644 before umask) and writes @data. */
 int write_file(const char *path, const void *data, size_t len);
+/* Copies @from (at most @max bytes) to @to. */
+int copy_file(const char *from, const char *to, size_t max);
 /* write(2) until done, retrying on EINTR and short writes. */
 int write_all(int fd, const void *data, size_t len);
 
