@@ -415,18 +415,24 @@ static bool ksplice_match_paravirt(const struct ksplice_site_ctx *c)
 
 /*
  * jump_label.c: the ideal nop of the site's size, or a jmp of that size
- * to the entry's target.
+ * to the entry's target.  A 5-byte site may run as the 2-byte form of
+ * the same jump (or its nop) followed by a 3-byte nop: the jump decodes
+ * to the same place, and jump_label.c then sizes the site by its first
+ * instruction and toggles those 2 bytes.  Any other pair is a mismatch.
  */
 static bool ksplice_match_jump_label(const struct ksplice_site_ctx *c)
 {
 	const struct ksplice_reloc *t = &c->site->alt_relocs[0];
+	bool short5 = c->len == 5 &&
+		      !memcmp(c->run + 2, ksplice_x86_nops[3], 3);
 	unsigned long dest;
 
-	if (!memcmp(c->run, ksplice_x86_nops[c->len], c->len))
+	if (!memcmp(c->run, ksplice_x86_nops[c->len], c->len) ||
+	    (short5 && !memcmp(c->run, ksplice_x86_nops[2], 2)))
 		return true;
 	if (c->len == 5 && c->run[0] == X86_JMP32)
 		dest = ksplice_rel32_dest(c);
-	else if (c->len == 2 && c->run[0] == X86_JMP8)
+	else if ((c->len == 2 || short5) && c->run[0] == X86_JMP8)
 		dest = c->addr + 2 + (s8)c->run[1];
 	else
 		return ksplice_site_fail(c, "jump label");
@@ -550,8 +556,12 @@ bool ksplice_arch_alt_match(const struct ksplice_site_ctx *c,
 {
 	unsigned int i;
 
-	if (ksplice_alt_orig(c))
-		return true;
+	/*
+	 * Replacements first: the original may hold a site whose own check
+	 * comes later (a pv_ops call the alternative replaced with
+	 * "pushf; pop %rax"), so ksplice_alt_orig() accepting it proves
+	 * nothing about those bytes yet.  A replacement is checked whole.
+	 */
 	for (i = 0; i < nr; i++) {
 		if (ksplice_alt_repl(c, &group[i], false)) {
 			ksplice_alt_repl(c, &group[i], true);
@@ -559,6 +569,8 @@ bool ksplice_arch_alt_match(const struct ksplice_site_ctx *c,
 			return true;
 		}
 	}
+	if (ksplice_alt_orig(c))
+		return true;
 	snprintf(c->why, c->why_len, "alternative site at %pS: running %*ph, pre %*ph, nor any of %u replacements",
 		 (void *)c->addr, min(c->len, 16U), c->run, min(c->len, 16U),
 		 c->pre, nr);

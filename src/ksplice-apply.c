@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "kernel.h"
 #include "load-symbols.h"
@@ -87,14 +88,18 @@ static int check_release(const struct manifest *m)
 static int load_core(const char *dir)
 {
 	char *path = path_join(dir, UPDATE_CORE_MODULE);
-	int ret = module_load(path);
+	int log = kmsg_mark(), ret = module_load(path);
 
 	free(path);
-	if (ret == 0 || ret == -EEXIST)
+	if (ret == 0 || ret == -EEXIST) {
+		if (log >= 0)
+			close(log);
 		return 0;	/* EEXIST: loaded, its sysfs checked later */
+	}
 	error("cannot load the ksplice core module %s from the update file: %s",
 	      UPDATE_CORE_MODULE, strerror(-ret));
-	note("%s.", module_load_hint(ret));
+	if (!kmsg_show(log, "ksplice"))
+		note("%s.", module_load_hint(ret));
 	return -1;
 }
 
@@ -145,10 +150,11 @@ static int load_update(const struct manifest *m, const char *dir)
 {
 	char *file = update_module_file(m->id);
 	char *path = path_join(dir, file);
-	int ret = -1;
+	int ret = -1, log;
 
 	if (load_depends(path) || load_symbols_set(path, m))
 		goto out;
+	log = kmsg_mark();
 	ret = module_load(path);
 	if (ret == -EEXIST) {
 		warn("module ksplice_%s is already loaded; using it", m->id);
@@ -156,8 +162,13 @@ static int load_update(const struct manifest *m, const char *dir)
 	} else if (ret) {
 		error("cannot load the update module %s: %s", file,
 		      strerror(-ret));
-		note("%s.", module_load_hint(ret));
+		/* The core's reason, or the loader's, beats our guess. */
+		if (!kmsg_show(log, "ksplice"))
+			note("%s.", module_load_hint(ret));
+		log = -1;
 	}
+	if (log >= 0)
+		close(log);
 out:
 	free(path);
 	free(file);

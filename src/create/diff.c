@@ -54,36 +54,71 @@ static unsigned long string_start(const struct section *sec, long addend,
 	return off;
 }
 
+/*
+ * The assembler keeps a reference to a local label of a mergeable section
+ * (.LC7 in .rodata.str1.1 or .rodata.cst2) against the label whenever the
+ * addend is not 0, as a PC-relative one's always is: the linker merges
+ * those sections, and the label names no symbol of the running kernel.
+ * What it means is anonymous data, like a section-relative reference.
+ */
+static bool merge_label(const struct symbol *sym)
+{
+	return sym->sec && sym->bind == STB_LOCAL &&
+	       (sym->sec->sh.sh_flags & SHF_MERGE) &&
+	       (sym->type == STT_NOTYPE || !strncmp(sym->name, ".L", 2));
+}
+
+/* An object that ends at @at: a reference to one past an array's end. */
+static const struct symbol *symbol_ending_at(const struct object *obj,
+					     const struct section *sec,
+					     long at)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_syms; i++) {
+		const struct symbol *s = &obj->syms[i];
+
+		if (s->sec == sec && s->type == STT_OBJECT && s->st.st_size &&
+		    (long)(s->st.st_value + s->st.st_size) == at)
+			return s;
+	}
+	return NULL;
+}
+
 void diff_target(const struct object *obj, const struct reloc *r,
 		 struct target *t)
 {
 	const struct symbol *sym = r->sym;
 	const struct section *sec = sym->sec;
 	const struct symbol *named;
-	long at;
+	long addend = r->addend, at;
 
 	memset(t, 0, sizeof(*t));
-	if (sym->type != STT_SECTION) {
+	if (merge_label(sym)) {
+		addend += (long)sym->st.st_value;
+	} else if (sym->type != STT_SECTION) {
 		t->name = sym->name;
 		t->sym = sym->sec ? sym : NULL;
 		t->addend = r->addend;
 		return;
 	}
-	at = r->addend + (elf_reloc_pc_relative(r->type) ? PC_BIAS : 0);
+	at = addend + (elf_reloc_pc_relative(r->type) ? PC_BIAS : 0);
 	named = at >= 0 ? elf_symbol_at(obj, sec, at) : NULL;
 	if (!named)
-		named = elf_symbol_at(obj, sec, r->addend > 0 ? r->addend : 0);
+		named = elf_symbol_at(obj, sec, addend > 0 ? addend : 0);
+	if (!named && !(sec->sh.sh_flags & SHF_MERGE))
+		named = symbol_ending_at(obj, sec, at);
 	if (named && !(sec->sh.sh_flags & SHF_MERGE)) {
 		t->name = named->name;
 		t->sym = named;
-		t->addend = r->addend - (long)named->st.st_value;
+		t->addend = addend - (long)named->st.st_value;
 		return;
 	}
 	if (sec->sh.sh_flags & SHF_STRINGS)
-		anon_bytes(sec, string_start(sec, r->addend, r->type), t);
+		anon_bytes(sec, string_start(sec, addend, r->type), t);
 	else
 		anon_bytes(sec, at > 0 ? at : 0, t);
-	t->addend = r->addend;
+	t->addend = addend;
 }
 
 /* gcc numbers static locals per unit (offsets.67): the number may move. */

@@ -153,6 +153,10 @@ static void print_expect(FILE *out, const struct object *obj,
 	diff_target(obj, r, &t);
 	if (t.name)
 		return;
+	/* The core could prove nothing about it: refuse here, not at apply. */
+	if (!t.len)
+		die("%s: %s: a reference to %s+%#lx, where there are no bytes to compare (uninitialized data, or past its section's end)",
+		    obj->path, name, t.sec ? t.sec->name : r->sym->name, t.off);
 	fprintf(out, "static const unsigned char %s[] = {\n", name);
 	print_bytes(out, t.bytes, t.len);
 	fprintf(out, "};\n");

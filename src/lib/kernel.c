@@ -121,6 +121,54 @@ const char *module_load_hint(int err)
 	}
 }
 
+int kmsg_mark(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* The text of one /dev/kmsg record: "prio,seq,usec,flags;text\n...". */
+static const char *kmsg_text(char *rec)
+{
+	char *text = strchr(rec, ';'), *end;
+
+	if (!text)
+		return NULL;
+	end = strchr(++text, '\n');
+	if (end)
+		*end = '\0';
+	return text;
+}
+
+int kmsg_show(int fd, const char *word)
+{
+	char rec[8192];
+	const char *text;
+	ssize_t n;
+	int shown = 0;
+
+	if (fd < 0)
+		return 0;
+	/* EAGAIN: no more; EPIPE: records were overwritten, read on. */
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		text = kmsg_text(rec);
+		if (!text || !strstr(text, word))
+			continue;
+		note("The kernel log says: %s", text);
+		shown++;
+	}
+	close(fd);
+	return shown;
+}
+
 char *sysfs_path(const char *id, const char *attr)
 {
 	if (!attr)

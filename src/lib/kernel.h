@@ -47,6 +47,15 @@ int module_unload(const char *name);
 /* Words for a sysadmin about a failed load, after strerror(). */
 const char *module_load_hint(int err);
 
+/*
+ * What the kernel logs while a module loads: kmsg_mark() before, an fd
+ * at the end of /dev/kmsg (-1 if it cannot be read); kmsg_show() after,
+ * prints as notes the new records containing @word, closes the fd and
+ * returns how many it printed.
+ */
+int kmsg_mark(void);
+int kmsg_show(int fd, const char *word);
+
 /* "<root>/<id>/<attr>" (or "<root>/<id>" if @attr is NULL), malloc'ed. */
 char *sysfs_path(const char *id, const char *attr);
 bool sysfs_core_present(void);
