@@ -145,6 +145,31 @@ static bool same_numbered_local(const struct symbol *a, const struct symbol *b)
 		       b->sec->data + b->st.st_value, a->st.st_size);
 }
 
+/*
+ * A table of label addresses (&&label: ___bpf_prog_run's jumptable) holds
+ * places inside its function's code, not function pointers: every entry
+ * is a section-relative reference into code, some not at a section's (a
+ * function's) start.
+ */
+static bool label_table(const struct symbol *sym)
+{
+	struct reloc *r;
+	size_t n, i;
+	bool inside = false;
+
+	if (sym->type != STT_OBJECT || !sym->sec || !sym->st.st_size)
+		return false;
+	n = elf_relocs_in(sym->sec, sym->st.st_value,
+			  sym->st.st_value + sym->st.st_size, &r);
+	for (i = 0; i < n; i++) {
+		if (r[i].sym->type != STT_SECTION || !r[i].sym->sec ||
+		    !(r[i].sym->sec->sh.sh_flags & SHF_EXECINSTR))
+			return false;
+		inside |= r[i].addend != 0;
+	}
+	return inside;
+}
+
 const struct symbol *diff_counterpart(const struct object *pre,
 				      const struct symbol *post)
 {
@@ -153,6 +178,9 @@ const struct symbol *diff_counterpart(const struct object *pre,
 
 	if (post->type == STT_FUNC)
 		return post->twin;
+	/* The new code's own: the old table sends it into the old code. */
+	if (label_table(post))
+		return NULL;
 	for (i = 0; i < pre->nr_syms; i++) {
 		const struct symbol *s = &pre->syms[i];
 

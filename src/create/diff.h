@@ -28,7 +28,10 @@ void diff_target(const struct object *obj, const struct reloc *r,
 		 struct target *t);
 bool diff_same_target(const struct target *a, const struct target *b);
 
-/* The pre symbol a post symbol stands for (names of static locals move). */
+/*
+ * The pre symbol a post symbol stands for (names of static locals move);
+ * none for a table of label addresses, which new code carries.
+ */
 const struct symbol *diff_counterpart(const struct object *pre,
 				      const struct symbol *post);
 
