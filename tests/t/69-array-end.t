@@ -14,7 +14,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 16
+plan 17
 src=$(ksplice_source)
 f=fs/proc/base.c
 mkdir -p "$tmp/a/$(dirname $f)"
@@ -28,6 +28,19 @@ upd=$(make_update "$tmp/tgid.patch" tgid)
 ok $? "ksplice-create builds the update"
 [ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-tgid.log"; bail "no update file"; }
 like "$(cat "$tmp/create-tgid.log")" 'changed function: proc_tgid_base_lookup' "proc_tgid_base_lookup changed"
+
+# sel_fill_super's loop ends at its files table's end: it matches too
+# (nothing runs it after boot: selinuxfs is mounted once, if at all).
+f=security/selinux/selinuxfs.c
+mkdir -p "$tmp/a/$(dirname $f)"
+cp "$src/$f" "$tmp/a/$f"
+sed 's/^\tret = simple_fill_super(sb, SELINUX_MAGIC, selinux_files);$/\tpr_debug("ksplice sel_fill_super\\n");\n&/' \
+	"$tmp/a/$f" >"$tmp/sel.c"
+(cd "$tmp/a" && diff -u $f ../sel.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/sel.patch"
+[ "$(grep -c '^+' "$tmp/sel.patch")" -eq 2 ] || bail "the selinuxfs patch does not apply to this source"
+sel=$(make_update "$tmp/sel.patch" sel)
+ok $? "ksplice-create builds the update of sel_fill_super"
+[ -s "$sel" ] || { sed 's/^/# /' "$tmp/create-sel.log"; bail "no update file"; }
 
 skew=$(skew_match_source) || bail "cannot make the skewed source"
 bad=$(make_update "$tmp/tgid.patch" tgidskew "$skew")
@@ -43,13 +56,15 @@ python3 - "$tmp/doc/ksplice_tgid.ko" "$rel" <<'PY' || bail "cannot doctor the up
 import sys
 p, rel = sys.argv[1], sys.argv[2].encode()
 d = open(p, "rb").read()
+# The last: the .note.Linux of the build and vermagic come first.
 old, new = b"\0" + rel + b"\0", b"\0" + rel.replace(b"-56-", b"-99-") + b"\0"
-assert old != new and d.count(old) == 1, d.count(old)
-open(p, "wb").write(d.replace(old, new))
+at = d.rfind(old)
+assert old != new and at > d.find(b"vermagic=")
+open(p, "wb").write(d[:at] + new + d[at + len(old):])
 PY
 tar -czf "$tmp/ksplice-tgiddoc.tar.gz" -C "$tmp/doc" $(tar -tzf "$upd") || bail "cannot repack"
 
-out=$(vm --file "$upd" --file "$bad" --file "$tmp/ksplice-tgiddoc.tar.gz" -- '
+out=$(vm --file "$upd" --file "$bad" --file "$sel" --file "$tmp/ksplice-tgiddoc.tar.gz" -- '
 	look() { for n in status ksm_stat ksplice; do
 		if cat /proc/self/$n >/dev/null 2>/tmp/err; then echo -n "$n=ok "; else echo -n "$n=$(sed "s/.*: //" /tmp/err) "; fi
 	done; echo; }
@@ -58,9 +73,10 @@ out=$(vm --file "$upd" --file "$bad" --file "$tmp/ksplice-tgiddoc.tar.gz" -- '
 	echo "AFTER: $(look)"
 	ksplice-undo tgid; echo "UNDO-STATUS=$?"
 	echo "UNDONE: $(look)"
+	ksplice-apply ksplice-sel.tar.gz && ksplice-undo sel; echo "SEL-STATUS=$?"
 	ksplice-apply ksplice-tgidskew.tar.gz; echo "SKEW-STATUS=$?"
 	ksplice-apply ksplice-tgiddoc.tar.gz; echo "DOC-STATUS=$?"
-	lsmod | grep -q "^ksplice_tgid" && echo "UPDATE-MODULE-STILL-LOADED"
+	lsmod | grep -q "^ksplice_\(tgid\|sel\)" && echo "UPDATE-MODULE-STILL-LOADED"
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 ' 2>&1)
 ok $? "the guest ran the scenario"
@@ -70,6 +86,7 @@ like "$out" 'APPLY-STATUS=0' "ksplice-apply succeeds"
 like "$out" 'AFTER: status=ok ksm_stat=ok ksplice=Invalid cross-device link' "after apply: the new code runs, and finds the array's last entry"
 like "$out" 'UNDO-STATUS=0' "ksplice-undo succeeds"
 like "$out" 'UNDONE: status=ok ksm_stat=ok ksplice=No such file or directory' "after undo: the stock lookups again"
+like "$out" 'SEL-STATUS=0' "the update of sel_fill_super applies and is undone"
 like "$out" 'SKEW-STATUS=[1-9]' "the update from the longer array is refused"
 like "$out" 'proc_tgid_base_lookup\+0x[0-9a-f]+: refers to .*, not to tgid_base_stuff' "... at the array's end"
 like "$out" 'DOC-STATUS=[1-9]' "the doctored update is refused"
