@@ -415,20 +415,19 @@ static bool ksplice_match_paravirt(const struct ksplice_site_ctx *c)
 
 /*
  * jump_label.c: the ideal nop of the site's size, or a jmp of that size
- * to the entry's target.  A 5-byte site may run as the 2-byte form of
- * the same jump (or its nop) followed by a 3-byte nop: the jump decodes
- * to the same place, and jump_label.c then sizes the site by its first
- * instruction and toggles those 2 bytes.  Any other pair is a mismatch.
+ * to the entry's target.  A 5-byte jmp may also run as the 2-byte jmp to
+ * the same place followed by a 3-byte nop: the same jump.  (6.1.0-56's
+ * vmlinux has no such site, but a build whose code sits closer may.)
+ * Nothing else is equal: not another target, not a 2-byte nop there.
  */
 static bool ksplice_match_jump_label(const struct ksplice_site_ctx *c)
 {
 	const struct ksplice_reloc *t = &c->site->alt_relocs[0];
-	bool short5 = c->len == 5 &&
+	bool short5 = c->len == 5 && c->pre[0] == X86_JMP32 &&
 		      !memcmp(c->run + 2, ksplice_x86_nops[3], 3);
 	unsigned long dest;
 
-	if (!memcmp(c->run, ksplice_x86_nops[c->len], c->len) ||
-	    (short5 && !memcmp(c->run, ksplice_x86_nops[2], 2)))
+	if (!memcmp(c->run, ksplice_x86_nops[c->len], c->len))
 		return true;
 	if (c->len == 5 && c->run[0] == X86_JMP32)
 		dest = ksplice_rel32_dest(c);
