@@ -10,8 +10,8 @@ kdir=${KDIR:-/usr/src/linux-headers-$KSPLICE_KERNEL_ABI}
 make -s -C "$kdir" M="$kmod" modules
 make -s -C "$kdir" M="$test_dir/target" modules
 "$test_dir/gen-update.py" selftest ksplice_target \
-	"$test_dir/target/target.o" "$test_dir/target/target_v2.o" \
+	"$test_dir/target/target_pre.o" "$test_dir/target/target_v2.o" \
 	ksplice_test_target ksplice_test_sleeper ksplice_test_caller \
-	ksplice_test_tail -- ksplice_test_wrapper >"$test_dir/update/update.c"
+	ksplice_test_jl ksplice_test_tail -- ksplice_test_wrapper >"$test_dir/update/update.c"
 make -s -C "$kdir" M="$test_dir/update" \
 	KBUILD_EXTRA_SYMBOLS="$kmod/Module.symvers" modules

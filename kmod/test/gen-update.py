@@ -111,6 +111,27 @@ def sites(elf, fsym):
     return sorted(out)
 
 
+SITE_JUMP_LABEL = 8
+
+
+def jump_labels(elf, fsym):
+    """__jump_table entries in a function: (offset, target offset).  An
+    entry is ".long code - ., .long target - ., .quad key - ."."""
+    try:
+        idx = elf.sec_index("__jump_table")
+    except ValueError:
+        return []
+    rel = {off: (sym, addend) for off, sym, _, addend in elf.relas(idx)}
+    out = []
+    for off, (sym, addend) in sorted(rel.items()):
+        if off % 16 or sym["shndx"] != fsym["shndx"] or off + 4 not in rel:
+            continue
+        lo = fsym["value"]
+        if lo <= addend < lo + fsym["size"]:
+            out.append((addend - lo, rel[off + 4][1] - lo))
+    return out
+
+
 def cbytes(b):
     return ", ".join("0x%02x" % x for x in b)
 
@@ -146,9 +167,20 @@ def main():
         nsym, nbytes = post.func(f)
         print("static unsigned char pre%d[] = { %s };" % (i, cbytes(pbytes)))
         reloc_array("pre_relocs%d" % i, relocs(pre, psym))
+        jls = jump_labels(pre, psym)
+        for j, (off, dest) in enumerate(jls):
+            print("static struct ksplice_reloc jl%d_%d[] = {\n"
+                  "\t{ .symbol = \"%s\", .addend = %d, .type = %d },\n};" %
+                  (i, j, f, dest, R_64))
         print("static struct ksplice_site pre_sites%d[] = {" % i)
-        for off, kind in sites(pre, psym):
-            print("\t{ .offset = %d, .kind = %d }," % (off, kind))
+        all_sites = [(off, kind, None) for off, kind in sites(pre, psym)]
+        all_sites += [(off, SITE_JUMP_LABEL, j)
+                      for j, (off, _) in enumerate(jls)]
+        for off, kind, j in sorted(all_sites, key=lambda x: x[0]):
+            extra = ""
+            if j is not None:
+                extra = " .alt_relocs = jl%d_%d, .nr_alt_relocs = 1," % (i, j)
+            print("\t{ .offset = %d, .kind = %d,%s }," % (off, kind, extra))
         print("\t{}\n};")
         nrel = relocs(post, nsym)
         if any(r[4] is not None for r in nrel):

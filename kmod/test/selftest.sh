@@ -36,7 +36,7 @@ check "no update left in sysfs" "" "$(ls /sys/kernel/ksplice)"
 
 # Broken updates that register but must not apply.
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
-	    104:failed_to_find 106:no_match 107:bad_update; do
+	    104:failed_to_find 106:no_match 107:bad_update 109:no_match; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then

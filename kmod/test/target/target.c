@@ -15,6 +15,7 @@
  * KSPLICE_V2 (the post object, never loaded).
  */
 #include <linux/delay.h>
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -90,6 +91,33 @@ noinline int ksplice_test_tail(int x)
 #endif
 }
 
+DEFINE_STATIC_KEY_FALSE(ksplice_test_key);
+
+/*
+ * A jump label whose jmp is 5 bytes in the pre object (target_pre.c) and
+ * runs as the 2-byte jmp to the same place and a 3-byte nop.  The key is
+ * never toggled: jump_label.c would find the bytes it expects there.
+ */
+#ifdef KSPLICE_PRE
+#define KSPLICE_TEST_JMP ".byte 0xe9\n\t.long %l[l_yes] - 2f\n2:\n\t"
+#else
+#define KSPLICE_TEST_JMP ".byte 0xeb, %l[l_yes] - 2f\n2:\n\t" \
+			 ".byte 0x0f, 0x1f, 0x00\n\t"
+#endif
+
+noinline int ksplice_test_jl(int x)
+{
+	asm goto("1: " KSPLICE_TEST_JMP JUMP_TABLE_ENTRY
+		 : : "i" (&ksplice_test_key), "i" (0) : : l_yes);
+	return x;
+l_yes:
+#ifndef KSPLICE_V2
+	return x + 1;
+#else
+	return x + 2;
+#endif
+}
+
 static void ksplice_test_retarget(bool other)
 {
 	if (other) {
@@ -116,7 +144,7 @@ static int ksplice_test_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%d %d %d\n", ksplice_test_target(20),
 		   ksplice_test_caller(20), ksplice_test_tail(20));
-	ksplice_test_counter += ksplice_test_wrapper(1);
+	ksplice_test_counter += ksplice_test_wrapper(1) + ksplice_test_jl(1);
 	return 0;
 }
 

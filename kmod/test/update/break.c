@@ -82,6 +82,22 @@ static void ksplice_test_break_reg(struct ksplice_update *u,
 	}
 }
 
+/* Moves where ksplice_test_jl's jump label jumps in the pre object. */
+static void ksplice_test_break_jl(struct ksplice_update *u,
+				  struct ksplice_func *f)
+{
+	const struct ksplice_site *s;
+	struct ksplice_func *g;
+
+	for (g = f; g < f + u->nr_funcs; g++) {
+		if (strcmp(g->name, "ksplice_test_jl"))
+			continue;
+		for (s = g->pre_sites; s < g->pre_sites + g->nr_pre_sites; s++)
+			if (s->kind == KSPLICE_SITE_JUMP_LABEL)
+				((struct ksplice_reloc *)s->alt_relocs)->addend += 1;
+	}
+}
+
 static void ksplice_test_break_apply(struct ksplice_update *u,
 				     struct ksplice_func *f, int bad)
 {
@@ -111,6 +127,10 @@ static void ksplice_test_break_apply(struct ksplice_update *u,
 		break;
 	case 107:
 		*g = *f;
+		break;
+	/* The jump label's jmp goes one byte further in the pre object. */
+	case 109:
+		ksplice_test_break_jl(u, f);
 		break;
 	/* The spare function, ksplice_test_wrapper, replaces the last. */
 	case 108:
