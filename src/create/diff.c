@@ -303,7 +303,7 @@ static bool has_change(const struct diff *d, const struct symbol *post)
 }
 
 /* The other half of a function gcc split into hot and cold parts. */
-static struct symbol *partner(const struct object *obj, const char *name)
+static struct symbol *partner_of(const struct object *obj, const char *name)
 {
 	size_t n = strlen(name);
 	struct symbol *s;
@@ -315,6 +315,18 @@ static struct symbol *partner(const struct object *obj, const char *name)
 		other = xasprintf("%s.cold", name);
 	s = elf_find_function(obj, other);
 	free(other);
+	return s ? elf_func_primary(obj, s) : NULL;
+}
+
+/* gcc names the cold part after the name it compiled, which may be an alias. */
+static struct symbol *partner(const struct object *obj, const struct symbol *f)
+{
+	struct symbol *s = partner_of(obj, f->name);
+	size_t i;
+
+	for (i = 0; !s && i < obj->nr_syms; i++)
+		if (&obj->syms[i] != f && elf_func_aliases(&obj->syms[i], f))
+			s = partner_of(obj, obj->syms[i].name);
 	return s;
 }
 
@@ -328,7 +340,7 @@ static void add_partners(const struct object *pre, const struct object *post,
 	size_t i;
 
 	for (i = 0; i < d->nr_changes; i++) {
-		struct symbol *b = partner(post, d->changes[i].post->name), *a;
+		struct symbol *b = partner(post, d->changes[i].post), *a;
 
 		if (!b || has_change(d, b) || diff_is_init_section(b->sec))
 			continue;
@@ -351,6 +363,12 @@ int diff_objects(const struct object *pre, struct object *post,
 			continue;
 		if (a && diff_same_function(pre, a, post, b))
 			continue;
+		if (elf_func_primary(post, b) != b) {
+			if (log)
+				fprintf(log, "  note: %s is an alias of %s: one function, replaced under that name\n",
+					b->name, elf_func_primary(post, b)->name);
+			continue;
+		}
 		if (diff_is_init_section(b->sec)) {
 			if (log)
 				fprintf(log, "  note: %s runs only at initialization; its change is not applied\n",

@@ -327,7 +327,10 @@ static void check_alt_krelocs(struct newobj *no)
 	}
 }
 
-/* A function that shares its section may branch to its neighbours without relocations. */
+/*
+ * A function that shares its section may branch to its neighbours without
+ * relocations.  Its aliases are no neighbours: they are itself.
+ */
 static bool alone_in_section(const struct object *obj, const struct symbol *f)
 {
 	size_t i;
@@ -335,7 +338,8 @@ static bool alone_in_section(const struct object *obj, const struct symbol *f)
 	for (i = 0; i < obj->nr_syms; i++) {
 		const struct symbol *s = &obj->syms[i];
 
-		if (s != f && s->sec == f->sec && s->type == STT_FUNC)
+		if (s != f && s->sec == f->sec && s->type == STT_FUNC &&
+		    !elf_func_aliases(s, f))
 			return false;
 	}
 	return true;
