@@ -6,8 +6,9 @@
  *
  * Each reference from new code goes one of three ways:
  *  - to something the update itself carries (another new function, a string
- *    literal, a variable only the post object has): an ordinary relocation,
- *    applied by the module loader;
+ *    literal, a variable only the post object has, a dynamic-debug
+ *    descriptor: see is_dyndbg()): an ordinary relocation, applied by the
+ *    module loader;
  *  - to a symbol the target kernel exports: an ordinary undefined-symbol
  *    relocation, also the loader's (this is how __fentry__, the return and
  *    retpoline thunks resolve before the loader's own rewrites look at them);
@@ -77,7 +78,9 @@ static int find_included(const struct newobj *no, const struct section *sec,
 			continue;
 		if (at < (long)(o->start + o->size))
 			return i;
-		if (end < 0)
+		/* Data copied in pieces (descriptors) ends where the next begins. */
+		if (end < 0 && (o->func || !o->size ||
+				(!o->start && o->size == sec->size)))
 			end = i;
 	}
 	return end;
@@ -90,6 +93,23 @@ static int include_section(struct newobj *no, const struct section *sec)
 	if (i >= 0 && no->secs[i].start == 0 && no->secs[i].size == sec->size)
 		return i;
 	return add_osec(no, sec->name, sec, 0, sec->size);
+}
+
+/*
+ * A dynamic-debug descriptor (section __dyndbg) is one pr_debug call
+ * site's metadata and the static key of its jump label.  New code gets
+ * its own copy of each descriptor it uses, not the running one: binding
+ * to the running one would need its static key as a load symbol, found
+ * by name in kallsyms, and such names repeat in a module (descriptor.3
+ * of pr_debug_ratelimited in every unit).  The module loader registers
+ * the copies with dynamic debug under the update module's name; a query
+ * by file, function or line controls them (one made before the update
+ * was applied does not).  Only the descriptors used are copied.
+ */
+static bool is_dyndbg(const struct symbol *s)
+{
+	return s && s->sec && s->type == STT_OBJECT && s->st.st_size &&
+	       !strcmp(s->sec->name, "__dyndbg");
 }
 
 static int add_undef(struct newobj *no, const char *name)
@@ -132,6 +152,9 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		diff_target(&no->unit->post, r, &t);
 		if (!t.name)
 			i = include_section(no, t.sec);
+		else if (is_dyndbg(t.sym))
+			i = add_osec(no, t.sym->sec->name, t.sym->sec,
+				     t.sym->st.st_value, t.sym->st.st_size);
 		else if (!running_name(no->unit, &t) && t.sym->type != STT_FUNC)
 			i = include_section(no, t.sym->sec);
 		/* A table's read-only data (__bug_table's file name): a copy. */
