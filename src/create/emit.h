@@ -10,13 +10,18 @@
 #include "diff.h"
 
 /* Names the target kernel's module loader resolves (Module.symvers). */
+struct export {
+	char *name;
+	char *ns;			/* EXPORT_SYMBOL_NS's namespace, or NULL */
+};
+
 struct exports {
-	char **names;			/* sorted */
+	struct export *v;		/* sorted by name */
 	size_t nr;
 };
 
 int exports_read(const char *symvers, struct exports *ex);
-bool exports_has(const struct exports *ex, const char *name);
+const struct export *exports_find(const struct exports *ex, const char *name);
 
 /*
  * Symbols the module loader needs that the target does not export (see

@@ -4,11 +4,13 @@
  * unit, copied out of the post object into a relocatable object that Kbuild
  * links into the update module.
  *
- * Each reference from new code goes one of three ways:
+ * Each reference from new code goes one of these ways:
  *  - to something the update itself carries (another new function, a string
  *    literal, a variable only the post object has, a dynamic-debug
  *    descriptor: see is_dyndbg()): an ordinary relocation, applied by the
  *    module loader;
+ *  - to a new global function of another unit of the update: an undefined
+ *    symbol that the linker resolves inside the update module;
  *  - to a symbol the target kernel exports: an ordinary undefined-symbol
  *    relocation, also the loader's (this is how __fentry__, the return and
  *    retpoline thunks resolve before the loader's own rewrites look at them);
@@ -124,6 +126,25 @@ static int add_undef(struct newobj *no, const char *name)
 	return no->nr_undefs++;
 }
 
+/*
+ * A new global function of a unit of the update: calls to it from other
+ * units link to it inside the update module.
+ */
+static bool update_defines(const struct update *u, const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; i < u->nr_units; i++)
+		for (k = 0; k < u->units[i].diff.nr_changes; k++) {
+			const struct change *c = &u->units[i].diff.changes[k];
+
+			if (c->kind == FUNC_NEW && c->post->bind == STB_GLOBAL &&
+			    !strcmp(c->post->name, name))
+				return true;
+		}
+	return false;
+}
+
 /* The running kernel's name for what post calls @t, or NULL if it has none. */
 static const char *running_name(const struct unit *u, const struct target *t)
 {
@@ -167,13 +188,16 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 	if (i >= 0) {
 		rel.osec = i;
 		rel.addend = base + r->addend - (long)no->secs[i].start;
+	} else if (!t.sym && update_defines(no->update, t.name)) {
+		rel.undef = add_undef(no, t.name);
+		rel.addend = t.addend;
 	} else if (!running_name(no->unit, &t)) {
 		error("%s: new function %s is referenced but not carried",
 		      from->name, t.name);
 		no->errors++;
 		return;
 	} else if ((!t.sym || t.sym->bind != STB_LOCAL) &&
-		   exports_has(no->exports, t.name)) {
+		   exports_find(no->exports, t.name)) {
 		rel.undef = add_undef(no, t.name);
 		rel.addend = t.addend;
 	} else if (from->func) {
@@ -368,15 +392,16 @@ static bool alone_in_section(const struct object *obj, const struct symbol *f)
 	return true;
 }
 
-struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
-			    struct load_syms *ls, unsigned int unit_nr)
+struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 {
 	struct newobj *no = xcalloc(1, sizeof(*no));
+	const struct unit *unit = &u->units[unit_nr];
 	size_t i, nr_funcs;
 
+	no->update = u;
 	no->unit = unit;
-	no->exports = ex;
-	no->load_syms = ls;
+	no->exports = u->exports;
+	no->load_syms = u->load_syms;
 	no->nr = unit_nr;
 	for (i = 0; i < unit->diff.nr_changes; i++) {
 		const struct symbol *f = unit->diff.changes[i].post;
@@ -390,6 +415,8 @@ struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
 		k = add_osec(no, f->sec->name, f->sec, f->st.st_value,
 			     f->st.st_size);
 		no->secs[k].func = f;
+		no->secs[k].global = unit->diff.changes[i].kind == FUNC_NEW &&
+				     f->bind == STB_GLOBAL;
 	}
 	nr_funcs = no->nr_secs;
 	for (i = 0; i < no->nr_secs; i++)

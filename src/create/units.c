@@ -155,7 +155,8 @@ static bool diff_unit(struct work *w, size_t i, struct unit *u)
 		fprintf(stderr, "  %s function: %s (%s, %s)\n",
 			c->kind == FUNC_NEW ? "new" : "changed",
 			c->post->name, u->source, u->target);
-		changed += c->kind == FUNC_CHANGED;
+		/* A new global may be called from another unit. */
+		changed += c->kind == FUNC_CHANGED || c->post->bind == STB_GLOBAL;
 	}
 	if (changed)
 		return true;
