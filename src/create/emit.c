@@ -77,6 +77,17 @@ const char *load_sym_ref(struct load_syms *ls, const char *target,
 	return ls->refs[ls->nr++];
 }
 
+/* The name a __ksplice_load_<k> stands for. */
+const char *load_sym_name(const struct load_syms *ls, const char *ref)
+{
+	size_t i;
+
+	for (i = 0; i < ls->nr; i++)
+		if (!strcmp(ls->refs[i], ref))
+			return ls->names[i];
+	return NULL;
+}
+
 /* Symbols for ksplice-apply to set (load-symbols.c), and the core's table. */
 static void emit_load_syms(FILE *out, const struct load_syms *ls)
 {

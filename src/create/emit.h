@@ -38,6 +38,7 @@ struct load_syms {
 /* The symbol new code refers to for @name of @target; added if new. */
 const char *load_sym_ref(struct load_syms *ls, const char *target,
 			 const char *name);
+const char *load_sym_name(const struct load_syms *ls, const char *ref);
 
 struct unit {
 	const char *source;		/* e.g. fs/proc/cmdline.c */

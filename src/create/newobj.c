@@ -474,6 +474,51 @@ size_t newobj_count_ksplice_relocs(const struct newobj *no,
 	return n;
 }
 
+static void print_target(const struct newobj *no, const struct orel *r,
+			 FILE *out)
+{
+	const char *name;
+
+	if (r->osec >= 0) {
+		const struct osec *t = &no->secs[r->osec];
+
+		fprintf(out, "carried %s%+ld\n", t->func ? t->func->name : t->name,
+			r->addend + (long)t->start);
+		return;
+	}
+	name = no->undefs[r->undef];
+	if (str_has_prefix(name, "__ksplice_load_"))
+		fprintf(out, "load %s\n", load_sym_name(no->load_syms, name));
+	else if (exports_find(no->exports, name))
+		fprintf(out, "export %s\n", name);
+	else
+		fprintf(out, "linked %s\n", name);
+}
+
+/* Where each reference of new code goes (--diff-objects --refs). */
+void newobj_print_refs(const struct newobj *no, FILE *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < no->nr_secs; i++) {
+		const struct osec *o = &no->secs[i];
+
+		if (o->from)
+			fprintf(out, "carry %s %s+%#lx %zu\n",
+				o->func ? o->func->name : "data", o->name,
+				o->start, o->size);
+		for (k = 0; k < o->nr_relocs; k++) {
+			fprintf(out, "  %s+%#lx -> ", o->func ? o->func->name :
+				o->name, o->relocs[k].offset);
+			print_target(no, &o->relocs[k], out);
+		}
+	}
+	for (k = 0; k < no->nr_krelocs; k++)
+		fprintf(out, "  %s+%#lx -> kernel %s%+ld\n",
+			no->krelocs[k].func->name, no->krelocs[k].offset,
+			no->krelocs[k].name, no->krelocs[k].addend);
+}
+
 void newobj_free(struct newobj *no)
 {
 	size_t i;

@@ -60,6 +60,7 @@ void newobj_print_ksplice_relocs(const struct newobj *no,
 				 const char *prefix);
 size_t newobj_count_ksplice_relocs(const struct newobj *no,
 				   const struct symbol *post);
+void newobj_print_refs(const struct newobj *no, FILE *out);
 void newobj_free(struct newobj *no);
 
 #endif
