@@ -489,6 +489,10 @@ static void print_target(const struct newobj *no, const struct orel *r,
 	name = no->undefs[r->undef];
 	if (str_has_prefix(name, "__ksplice_load_"))
 		fprintf(out, "load %s\n", load_sym_name(no->load_syms, name));
+	else if (exports_find(no->exports, name) &&
+		 exports_find(no->exports, name)->ns)
+		fprintf(out, "export %s namespace %s\n", name,
+			exports_find(no->exports, name)->ns);
 	else if (exports_find(no->exports, name))
 		fprintf(out, "export %s\n", name);
 	else
