@@ -131,6 +131,63 @@ const struct symbol *diff_counterpart(const struct object *pre,
 	return numbered;
 }
 
+/* The string a descriptor's field points at, or NULL. */
+static const char *field_string(const struct reloc *r)
+{
+	const struct section *sec = r->sym->sec;
+	long at = r->addend +
+		  (r->sym->type == STT_SECTION ? 0 : (long)r->sym->st.st_value);
+
+	if (!sec || !sec->data || at < 0 || (size_t)at >= sec->size ||
+	    !memchr(sec->data + at, 0, sec->size - at))
+		return NULL;
+	return (const char *)sec->data + at;
+}
+
+/*
+ * Dynamic-debug descriptors of one call site: pr_debug names its
+ * descriptor __UNIQUE_ID_ddebug<__COUNTER__>, so a pr_debug added above
+ * renames all that follow, and a line added above moves their line
+ * numbers.  The same module, function, file and format strings (and the
+ * same flags) are the same call site.
+ */
+#define DDEBUG_SIZE		56	/* struct _ddebug, x86-64 */
+#define DDEBUG_LINE_WORD	32	/* lineno:18, class_id:6, flags:8 */
+#define DDEBUG_LINE_MASK	0x3ffffu
+
+static bool same_descriptor(const struct symbol *a, const struct symbol *b)
+{
+	unsigned int wa, wb;
+	struct reloc *ra, *rb;
+	size_t na, nb, i;
+
+	if (!a || !b || !a->sec || !b->sec || !a->sec->data || !b->sec->data ||
+	    strcmp(a->sec->name, "__dyndbg") || strcmp(b->sec->name, "__dyndbg") ||
+	    a->st.st_size != DDEBUG_SIZE || b->st.st_size != DDEBUG_SIZE)
+		return false;
+	memcpy(&wa, a->sec->data + a->st.st_value + DDEBUG_LINE_WORD, 4);
+	memcpy(&wb, b->sec->data + b->st.st_value + DDEBUG_LINE_WORD, 4);
+	if ((wa & ~DDEBUG_LINE_MASK) != (wb & ~DDEBUG_LINE_MASK) ||
+	    memcmp(a->sec->data + a->st.st_value, b->sec->data + b->st.st_value,
+		   DDEBUG_LINE_WORD) ||
+	    memcmp(a->sec->data + a->st.st_value + DDEBUG_LINE_WORD + 4,
+		   b->sec->data + b->st.st_value + DDEBUG_LINE_WORD + 4,
+		   DDEBUG_SIZE - DDEBUG_LINE_WORD - 4))
+		return false;
+	na = elf_relocs_in(a->sec, a->st.st_value, a->st.st_value + DDEBUG_SIZE, &ra);
+	nb = elf_relocs_in(b->sec, b->st.st_value, b->st.st_value + DDEBUG_SIZE, &rb);
+	if (na != nb || na != 4)
+		return false;
+	for (i = 0; i < na; i++) {
+		const char *sa = field_string(&ra[i]), *sb = field_string(&rb[i]);
+
+		if (ra[i].offset - a->st.st_value != rb[i].offset - b->st.st_value ||
+		    ra[i].type != rb[i].type || !sa || !sb || strcmp(sa, sb))
+			return false;
+	}
+	return true;
+}
+
 bool diff_same_target(const struct target *a, const struct target *b)
 {
 	if (!a->name != !b->name)
@@ -138,7 +195,8 @@ bool diff_same_target(const struct target *a, const struct target *b)
 	/* A renumbered clone: the pairing says, or the same bytes do. */
 	if (a->name && strcmp(a->name, b->name) &&
 	    !(a->sym && b->sym && (b->sym->twin == a->sym ||
-				   same_numbered_local(a->sym, b->sym))))
+				   same_numbered_local(a->sym, b->sym) ||
+				   same_descriptor(a->sym, b->sym))))
 		return false;
 	if (a->name)
 		return a->addend == b->addend;

@@ -12,7 +12,7 @@ create=$KSPLICE_TOP/bin/ksplice-create
 . "$KSPLICE_TOP/versions"
 build=/usr/src/linux-headers-$KSPLICE_KERNEL_ABI
 
-plan 16
+plan 18
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -64,6 +64,40 @@ like "$out" "^carry data __dyndbg\\+$(printf '%#x' $at) 24\$" "  its descriptor 
 is "$(grep -c '^carry data __dyndbg' <<<"$out")" 1 "  one descriptor, not the unit's whole __dyndbg"
 like "$out" "^  two\\+0x[0-9a-f]+ -> carried __dyndbg\\+$at\$" "  the new code refers to the copy"
 unlike "$out" 'kernel descriptor|load descriptor' "  not to the running descriptor (by a name kallsyms may have several times)"
+
+# pr_debug names its descriptor __UNIQUE_ID_ddebug<__COUNTER__>: one added
+# above renames those below, and lines added above move their lineno.
+ddebug() { # C on stdin, after struct _ddebug and DESC()
+	cat <<C
+struct _ddebug { const char *modname, *function, *filename, *format;
+	unsigned int lineno:18, class_id:6, flags:8; unsigned long key[2]; } __attribute__((aligned(8)));
+extern void __dynamic_pr_debug(struct _ddebug *, const char *, ...);
+#define DESC(id, sym, fn, fmt, line) static struct _ddebug id __asm__(sym) \\
+	__attribute__((section("__dyndbg"), used)) = { "mod", fn, "file.c", fmt, line, 63, 0 }
+C
+	cat
+}
+ddebug <<'C' | compile ctr-pre
+DESC(d5, "__UNIQUE_ID_ddebug5.1", "f", "f says %d", 40);
+int f(int a) { __dynamic_pr_debug(&d5, "f says %d", a); return a; }
+int g(int a) { return a + 1; }
+C
+ddebug <<'C' | compile ctr-post
+DESC(d5, "__UNIQUE_ID_ddebug5.1", "g", "g says %d", 20);
+DESC(d6, "__UNIQUE_ID_ddebug6.2", "f", "f says %d", 42);
+int f(int a) { __dynamic_pr_debug(&d6, "f says %d", a); return a; }
+int g(int a) { __dynamic_pr_debug(&d5, "g says %d", a); return a + 1; }
+C
+out=$("$create" --diff-objects "$tmp/ctr-pre.o" "$tmp/ctr-post.o" 2>&1)
+is "$out" "changed g" "a pr_debug added above another: the other's descriptor, renamed and moved, is the same call site"
+ddebug <<'C' | compile ctr-other
+DESC(d5, "__UNIQUE_ID_ddebug5.1", "g", "g says %d", 20);
+DESC(d6, "__UNIQUE_ID_ddebug6.2", "f", "f now says %d", 42);
+int f(int a) { __dynamic_pr_debug(&d6, "f says %d", a); return a; }
+int g(int a) { __dynamic_pr_debug(&d5, "g says %d", a); return a + 1; }
+C
+out=$("$create" --diff-objects "$tmp/ctr-pre.o" "$tmp/ctr-other.o" 2>&1)
+like "$out" '^changed f$' "  but one whose format changed is another call site"
 
 # A hot part and the cold part gcc split off it.
 split() { # RESULT
