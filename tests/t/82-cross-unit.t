@@ -9,7 +9,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 12
+plan 14
 upd=$(make_update "$KSPLICE_TOP/tests/patches/cross-unit.patch" xunit)
 ok $? "ksplice-create builds the update of two units"
 [ -s "${upd:-}" ] || { sed 's/^/# /' "$tmp/create-xunit.log"; bail "no update file"; }
@@ -19,6 +19,13 @@ like "$log" 'changed function: cmdline_proc_show \(fs/proc/cmdline.c, vmlinux\)'
 tar -xzf "$upd" -C "$tmp" ksplice_xunit.ko
 like "$(modinfo -F import_ns "$tmp/ksplice_xunit.ko")" '^DMA_BUF$' "  the update module imports the namespace DMA_BUF"
 like "$(nm "$tmp/ksplice_xunit.ko")" ' T ksplice_proc_note$' "  and defines the new function for its callers"
+
+# The new function alone, called from nowhere: nothing would run it.
+awk '/^--- a\/fs\/proc\/version.c/ { p = 1 } p' "$KSPLICE_TOP/tests/patches/cross-unit.patch" >"$tmp/alone.patch"
+alone=$(make_update "$tmp/alone.patch" alone)
+[ $? != 0 ] && [ -z "$alone" ]
+ok $? "a patch that only adds a new function is refused"
+like "$(cat "$tmp/create-alone.log")" 'changes no code in a function: nothing to update' "  saying why"
 
 out=$(vm --file "$upd" -- '
 	echo "BEFORE: $(cat /proc/cmdline)"
