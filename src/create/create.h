@@ -25,6 +25,7 @@ struct options {
 	const char *debian;		/* --debian A..B */
 	bool keep;
 	const char *diff_pre;		/* --diff-objects PRE POST */
+	bool refs;			/* --refs: and where new code's go */
 	size_t max_units;
 };
 

@@ -194,6 +194,63 @@ const struct symbol *diff_counterpart(const struct object *pre,
 	return numbered;
 }
 
+/* The string a descriptor's field points at, or NULL. */
+static const char *field_string(const struct reloc *r)
+{
+	const struct section *sec = r->sym->sec;
+	long at = r->addend +
+		  (r->sym->type == STT_SECTION ? 0 : (long)r->sym->st.st_value);
+
+	if (!sec || !sec->data || at < 0 || (size_t)at >= sec->size ||
+	    !memchr(sec->data + at, 0, sec->size - at))
+		return NULL;
+	return (const char *)sec->data + at;
+}
+
+/*
+ * Dynamic-debug descriptors of one call site: pr_debug names its
+ * descriptor __UNIQUE_ID_ddebug<__COUNTER__>, so a pr_debug added above
+ * renames all that follow, and a line added above moves their line
+ * numbers.  The same module, function, file and format strings (and the
+ * same flags) are the same call site.
+ */
+#define DDEBUG_SIZE		56	/* struct _ddebug, x86-64 */
+#define DDEBUG_LINE_WORD	32	/* lineno:18, class_id:6, flags:8 */
+#define DDEBUG_LINE_MASK	0x3ffffu
+
+static bool same_descriptor(const struct symbol *a, const struct symbol *b)
+{
+	unsigned int wa, wb;
+	struct reloc *ra, *rb;
+	size_t na, nb, i;
+
+	if (!a || !b || !a->sec || !b->sec || !a->sec->data || !b->sec->data ||
+	    strcmp(a->sec->name, "__dyndbg") || strcmp(b->sec->name, "__dyndbg") ||
+	    a->st.st_size != DDEBUG_SIZE || b->st.st_size != DDEBUG_SIZE)
+		return false;
+	memcpy(&wa, a->sec->data + a->st.st_value + DDEBUG_LINE_WORD, 4);
+	memcpy(&wb, b->sec->data + b->st.st_value + DDEBUG_LINE_WORD, 4);
+	if ((wa & ~DDEBUG_LINE_MASK) != (wb & ~DDEBUG_LINE_MASK) ||
+	    memcmp(a->sec->data + a->st.st_value, b->sec->data + b->st.st_value,
+		   DDEBUG_LINE_WORD) ||
+	    memcmp(a->sec->data + a->st.st_value + DDEBUG_LINE_WORD + 4,
+		   b->sec->data + b->st.st_value + DDEBUG_LINE_WORD + 4,
+		   DDEBUG_SIZE - DDEBUG_LINE_WORD - 4))
+		return false;
+	na = elf_relocs_in(a->sec, a->st.st_value, a->st.st_value + DDEBUG_SIZE, &ra);
+	nb = elf_relocs_in(b->sec, b->st.st_value, b->st.st_value + DDEBUG_SIZE, &rb);
+	if (na != nb || na != 4)
+		return false;
+	for (i = 0; i < na; i++) {
+		const char *sa = field_string(&ra[i]), *sb = field_string(&rb[i]);
+
+		if (ra[i].offset - a->st.st_value != rb[i].offset - b->st.st_value ||
+		    ra[i].type != rb[i].type || !sa || !sb || strcmp(sa, sb))
+			return false;
+	}
+	return true;
+}
+
 bool diff_same_target(const struct target *a, const struct target *b)
 {
 	if (!a->name != !b->name)
@@ -201,7 +258,8 @@ bool diff_same_target(const struct target *a, const struct target *b)
 	/* A renumbered clone: the pairing says, or the same bytes do. */
 	if (a->name && strcmp(a->name, b->name) &&
 	    !(a->sym && b->sym && (b->sym->twin == a->sym ||
-				   same_numbered_local(a->sym, b->sym))))
+				   same_numbered_local(a->sym, b->sym) ||
+				   same_descriptor(a->sym, b->sym))))
 		return false;
 	if (a->name)
 		return a->addend == b->addend;
@@ -366,7 +424,7 @@ static bool has_change(const struct diff *d, const struct symbol *post)
 }
 
 /* The other half of a function gcc split into hot and cold parts. */
-static struct symbol *partner(const struct object *obj, const char *name)
+static struct symbol *partner_of(const struct object *obj, const char *name)
 {
 	size_t n = strlen(name);
 	struct symbol *s;
@@ -378,6 +436,18 @@ static struct symbol *partner(const struct object *obj, const char *name)
 		other = xasprintf("%s.cold", name);
 	s = elf_find_function(obj, other);
 	free(other);
+	return s ? elf_func_primary(obj, s) : NULL;
+}
+
+/* gcc names the cold part after the name it compiled, which may be an alias. */
+static struct symbol *partner(const struct object *obj, const struct symbol *f)
+{
+	struct symbol *s = partner_of(obj, f->name);
+	size_t i;
+
+	for (i = 0; !s && i < obj->nr_syms; i++)
+		if (&obj->syms[i] != f && elf_func_aliases(&obj->syms[i], f))
+			s = partner_of(obj, obj->syms[i].name);
 	return s;
 }
 
@@ -391,7 +461,7 @@ static void add_partners(const struct object *pre, const struct object *post,
 	size_t i;
 
 	for (i = 0; i < d->nr_changes; i++) {
-		struct symbol *b = partner(post, d->changes[i].post->name), *a;
+		struct symbol *b = partner(post, d->changes[i].post), *a;
 
 		if (!b || has_change(d, b) || diff_is_init_section(b->sec))
 			continue;
@@ -414,6 +484,12 @@ int diff_objects(const struct object *pre, struct object *post,
 			continue;
 		if (a && diff_same_function(pre, a, post, b))
 			continue;
+		if (elf_func_primary(post, b) != b) {
+			if (log)
+				fprintf(log, "  note: %s is an alias of %s: one function, replaced under that name\n",
+					b->name, elf_func_primary(post, b)->name);
+			continue;
+		}
 		if (diff_is_init_section(b->sec)) {
 			if (log)
 				fprintf(log, "  note: %s runs only at initialization; its change is not applied\n",

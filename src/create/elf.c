@@ -172,6 +172,40 @@ bool elf_is_function(const struct symbol *sym)
 	return sym->type == STT_FUNC && sym->sec && sym->st.st_size;
 }
 
+static bool same_place(const struct symbol *a, const struct symbol *b)
+{
+	return a->sec == b->sec && a->st.st_value == b->st.st_value &&
+	       a->st.st_size == b->st.st_size;
+}
+
+/*
+ * Aliases (__alias(): SYSCALL_DEFINE0's __x64_sys_ and __ia32_sys_ stubs
+ * of a static __do_sys_) are one function under several names.  The one
+ * that stands for them is the first global name, as elf_symbol_at()
+ * names references: kallsyms resolves it uniquely.
+ */
+struct symbol *elf_func_primary(const struct object *obj,
+				const struct symbol *f)
+{
+	struct symbol *best = NULL;
+	size_t i;
+
+	for (i = 0; i < obj->nr_syms; i++) {
+		struct symbol *s = &obj->syms[i];
+
+		if (!elf_is_function(s) || !same_place(s, f))
+			continue;
+		if (!best || (best->bind == STB_LOCAL && s->bind != STB_LOCAL))
+			best = s;
+	}
+	return best;
+}
+
+bool elf_func_aliases(const struct symbol *a, const struct symbol *b)
+{
+	return elf_is_function(a) && elf_is_function(b) && same_place(a, b);
+}
+
 struct symbol *elf_find_function(const struct object *obj, const char *name)
 {
 	size_t i;

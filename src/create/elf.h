@@ -71,4 +71,10 @@ bool elf_reloc_pc_relative(unsigned int type);
 
 bool elf_is_function(const struct symbol *sym);
 
+/* Function symbols at one address with one size are one function. */
+bool elf_func_aliases(const struct symbol *a, const struct symbol *b);
+/* The name that stands for @f and its aliases (@f itself if it has none). */
+struct symbol *elf_func_primary(const struct object *obj,
+				const struct symbol *f);
+
 #endif

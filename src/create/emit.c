@@ -12,11 +12,13 @@
 #include "special.h"
 #include "util.h"
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_export(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct export *)a)->name,
+		      ((const struct export *)b)->name);
 }
 
+/* Module.symvers: CRC, name, module, export type, namespace; tab-separated. */
 int exports_read(const char *symvers, struct exports *ex)
 {
 	FILE *f = fopen(symvers, "r");
@@ -26,26 +28,36 @@ int exports_read(const char *symvers, struct exports *ex)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		char *name = strchr(line, '\t'), *end;
+		char *field[5] = { 0 }, *p = line;
+		int n;
 
-		if (!name)
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0; n < 5 && p; n++) {
+			field[n] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		if (n < 2)
 			continue;
-		end = strchr(++name, '\t');
-		if (end)
-			*end = '\0';
 		if (!(ex->nr & (ex->nr - 1)) || !ex->nr)
-			ex->names = xrealloc(ex->names,
-					     (ex->nr ? 2 * ex->nr : 1) * sizeof(char *));
-		ex->names[ex->nr++] = xstrdup(name);
+			ex->v = xrealloc(ex->v, (ex->nr ? 2 * ex->nr : 1) *
+					 sizeof(*ex->v));
+		ex->v[ex->nr].name = xstrdup(field[1]);
+		ex->v[ex->nr++].ns = field[4] && *field[4] ?
+				     xstrdup(field[4]) : NULL;
 	}
 	fclose(f);
-	qsort(ex->names, ex->nr, sizeof(char *), cmp_str);
+	qsort(ex->v, ex->nr, sizeof(*ex->v), cmp_export);
 	return 0;
 }
 
-bool exports_has(const struct exports *ex, const char *name)
+const struct export *exports_find(const struct exports *ex, const char *name)
 {
-	return ex && bsearch(&name, ex->names, ex->nr, sizeof(char *), cmp_str);
+	struct export key = { (char *)name, NULL };
+
+	return ex ? bsearch(&key, ex->v, ex->nr, sizeof(*ex->v), cmp_export) :
+		    NULL;
 }
 
 const char *load_sym_ref(struct load_syms *ls, const char *target,
@@ -63,6 +75,17 @@ const char *load_sym_ref(struct load_syms *ls, const char *target,
 	ls->targets[ls->nr] = xstrdup(target);
 	ls->refs[ls->nr] = xasprintf("__ksplice_load_%zu", ls->nr);
 	return ls->refs[ls->nr++];
+}
+
+/* The name a __ksplice_load_<k> stands for. */
+const char *load_sym_name(const struct load_syms *ls, const char *ref)
+{
+	size_t i;
+
+	for (i = 0; i < ls->nr; i++)
+		if (!strcmp(ls->refs[i], ref))
+			return ls->names[i];
+	return NULL;
 }
 
 /* Symbols for ksplice-apply to set (load-symbols.c), and the core's table. */
@@ -327,6 +350,26 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 		un, fn, un, fn);
 }
 
+/* modpost refuses a module using a namespace's exports without importing it. */
+static void emit_import_ns(FILE *out, const struct update *u,
+			   struct newobj **nos)
+{
+	struct strv seen = { 0 };
+	size_t un, i;
+
+	for (un = 0; un < u->nr_units; un++)
+		for (i = 0; i < nos[un]->nr_undefs; i++) {
+			const struct export *e = exports_find(u->exports,
+							      nos[un]->undefs[i]);
+
+			if (!e || !e->ns || strv_has(&seen, e->ns))
+				continue;
+			strv_add(&seen, xstrdup(e->ns));
+			fprintf(out, "MODULE_IMPORT_NS(%s);\n", e->ns);
+		}
+	strv_free(&seen);
+}
+
 static int emit_update_c(const struct update *u, struct newobj **nos,
 			 const char *path)
 {
@@ -364,6 +407,7 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 	fprintf(out, "module_init(ksplice_update_init);\nmodule_exit(ksplice_update_exit);\n");
 	fprintf(out, "MODULE_LICENSE(\"GPL\");\nMODULE_DESCRIPTION(\"ksplice update %s\");\n",
 		u->id);
+	emit_import_ns(out, u, nos);
 	return fclose(out) ? -1 : 0;
 }
 
@@ -404,8 +448,7 @@ int emit_update(const struct update *u, const char *dir)
 	int ret = -1;
 
 	for (un = 0; un < u->nr_units; un++) {
-		nos[un] = newobj_build(&u->units[un], u->exports, u->load_syms,
-				       un);
+		nos[un] = newobj_build(u, un);
 		if (!nos[un])
 			goto out;
 		snprintf(path, sizeof(path), "%s/new%zu.o_shipped", dir, un);

@@ -10,13 +10,18 @@
 #include "diff.h"
 
 /* Names the target kernel's module loader resolves (Module.symvers). */
+struct export {
+	char *name;
+	char *ns;			/* EXPORT_SYMBOL_NS's namespace, or NULL */
+};
+
 struct exports {
-	char **names;			/* sorted */
+	struct export *v;		/* sorted by name */
 	size_t nr;
 };
 
 int exports_read(const char *symvers, struct exports *ex);
-bool exports_has(const struct exports *ex, const char *name);
+const struct export *exports_find(const struct exports *ex, const char *name);
 
 /*
  * Symbols the module loader needs that the target does not export (see
@@ -33,6 +38,7 @@ struct load_syms {
 /* The symbol new code refers to for @name of @target; added if new. */
 const char *load_sym_ref(struct load_syms *ls, const char *target,
 			 const char *name);
+const char *load_sym_name(const struct load_syms *ls, const char *ref);
 
 struct unit {
 	const char *source;		/* e.g. fs/proc/cmdline.c */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "create.h"
+#include "newobj.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -45,8 +46,10 @@ static __noreturn void usage(int status)
 		"  --keep         keep the work directory (printed) for inspection\n"
 		"  --max-units N  refuse a patch whose headers reach more than N units\n"
 		"                 (default %d): each is compiled twice\n"
-		"or:    ksplice-create --diff-objects PRE.o POST.o\n"
+		"or:    ksplice-create --diff-objects PRE.o POST.o [--refs [--build DIR]]\n"
 		"  prints the functions that differ between two objects, as an update would see them\n"
+		"  --refs         and where each reference of their new code goes (exports\n"
+		"                 from DIR/Module.symvers when --build is given)\n"
 		"The last line of output is the update file's path.\n",
 		DEFAULT_MAX_UNITS);
 	exit(status);
@@ -73,6 +76,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "debian", required_argument, NULL, 'D' },
 		{ "max-units", required_argument, NULL, 'm' },
 		{ "diff-objects", required_argument, NULL, 'd' },
+		{ "refs", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,6 +93,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'p': o->patch = optarg; break;
 		case 'k': o->keep = true; break;
 		case 'd': o->diff_pre = optarg; break;
+		case 'r': o->refs = true; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg(optarg); break;
 		case 'h': usage(0);
@@ -318,24 +323,54 @@ static int create(struct work *w)
 	       package_write(w) ? -1 : 0;
 }
 
-static int diff_only(const char *pre_path, const char *post_path)
+/* New code of the post object, as emit_update() would make it. */
+static int print_refs(const struct options *o, struct object *pre,
+		      struct object *post, struct diff *d)
+{
+	struct exports ex = { 0 };
+	struct load_syms ls = { 0 };
+	struct unit unit = { .source = post->path, .target = "vmlinux",
+			     .pre = *pre, .post = *post, .diff = *d };
+	struct update u = { .units = &unit, .nr_units = 1, .exports = &ex,
+			    .load_syms = &ls };
+	struct newobj *no;
+	char *symvers;
+
+	if (o->build) {
+		symvers = xasprintf("%s/Module.symvers", o->build);
+		if (exports_read(symvers, &ex))
+			return error_errno("cannot read %s", symvers);
+		free(symvers);
+	}
+	no = newobj_build(&u, 0);
+	if (!no)
+		return -1;
+	newobj_print_refs(no, stdout);
+	newobj_free(no);
+	return 0;
+}
+
+static int diff_only(const struct options *o, const char *post_path)
 {
 	struct object pre, post;
 	struct diff d;
 	size_t i;
+	int ret = 0;
 
-	if (elf_object_read(pre_path, &pre))
-		return error("%s is not an x86-64 relocatable object", pre_path);
+	if (elf_object_read(o->diff_pre, &pre))
+		return error("%s is not an x86-64 relocatable object", o->diff_pre);
 	if (elf_object_read(post_path, &post))
 		return error("%s is not an x86-64 relocatable object", post_path);
 	diff_objects(&pre, &post, &d, stdout);
 	for (i = 0; i < d.nr_changes; i++)
 		printf("%s %s\n", d.changes[i].kind == FUNC_NEW ? "new" : "changed",
 		       d.changes[i].post->name);
+	if (o->refs && d.nr_changes)
+		ret = print_refs(o, &pre, &post, &d);
 	diff_free(&d);
 	elf_object_free(&pre);
 	elf_object_free(&post);
-	return 0;
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -347,7 +382,7 @@ int main(int argc, char **argv)
 	set_progname(argv[0]);
 	parse_args(argc, argv, &o);
 	if (o.diff_pre)
-		return diff_only(o.diff_pre, argv[optind]) ? 1 : 0;
+		return diff_only(&o, argv[optind]) ? 1 : 0;
 	w.update.id = o.id ? o.id : random_id();
 	if (!update_id_valid(w.update.id))
 		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", w.update.id,

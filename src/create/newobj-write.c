@@ -4,8 +4,9 @@
  * .rela section for each that has relocations, then .note.GNU-stack,
  * .symtab, .strtab and .shstrtab.  Symbols: the section symbols, each
  * function under its own (local) name so traces read naturally, then a
- * global alias per function for update.c, then the exported names the
- * loader resolves.
+ * global alias per function for update.c, then each new global function
+ * under its own name for the other units, then the undefined names the
+ * linker and the loader resolve.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ struct layout {
 	size_t symtab;			/* section index of .symtab */
 	size_t first_func_sym;
 	size_t first_global;
+	size_t first_named;		/* new globals under their own name */
 	size_t first_undef;
 	size_t nr_syms;
 };
@@ -80,7 +82,10 @@ static void plan(const struct newobj *no, struct layout *l)
 	l->symtab = no->nr_secs + l->nr_rela + 2;
 	l->first_func_sym = 1 + no->nr_secs;
 	l->first_global = l->first_func_sym + nr_funcs(no);
-	l->first_undef = l->first_global + nr_funcs(no);
+	l->first_named = l->first_global + nr_funcs(no);
+	l->first_undef = l->first_named;
+	for (i = 0; i < no->nr_secs; i++)
+		l->first_undef += no->secs[i].global;
 	l->nr_syms = l->first_undef + no->nr_undefs;
 }
 
@@ -88,7 +93,7 @@ static Elf64_Sym *build_symbols(const struct newobj *no, const struct layout *l,
 				struct strtab *str)
 {
 	Elf64_Sym *syms = xcalloc(l->nr_syms, sizeof(*syms));
-	size_t i, f = 0;
+	size_t i, f = 0, named = l->first_named;
 
 	str_add(str, "");
 	for (i = 0; i < no->nr_secs; i++) {
@@ -110,6 +115,10 @@ static Elf64_Sym *build_symbols(const struct newobj *no, const struct layout *l,
 		*global = *local;
 		global->st_name = str_add(str, newobj_func_symbol(no, o->func));
 		global->st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC);
+		if (o->global) {
+			syms[named] = *global;
+			syms[named++].st_name = local->st_name;
+		}
 	}
 	for (i = 0; i < no->nr_undefs; i++) {
 		Elf64_Sym *u = &syms[l->first_undef + i];

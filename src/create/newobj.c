@@ -4,10 +4,13 @@
  * unit, copied out of the post object into a relocatable object that Kbuild
  * links into the update module.
  *
- * Each reference from new code goes one of three ways:
+ * Each reference from new code goes one of these ways:
  *  - to something the update itself carries (another new function, a string
- *    literal, a variable only the post object has): an ordinary relocation,
- *    applied by the module loader;
+ *    literal, a variable only the post object has, a dynamic-debug
+ *    descriptor: see is_dyndbg()): an ordinary relocation, applied by the
+ *    module loader;
+ *  - to a new global function of another unit of the update: an undefined
+ *    symbol that the linker resolves inside the update module;
  *  - to a symbol the target kernel exports: an ordinary undefined-symbol
  *    relocation, also the loader's (this is how __fentry__, the return and
  *    retpoline thunks resolve before the loader's own rewrites look at them);
@@ -77,7 +80,9 @@ static int find_included(const struct newobj *no, const struct section *sec,
 			continue;
 		if (at < (long)(o->start + o->size))
 			return i;
-		if (end < 0)
+		/* Data copied in pieces (descriptors) ends where the next begins. */
+		if (end < 0 && (o->func || !o->size ||
+				(!o->start && o->size == sec->size)))
 			end = i;
 	}
 	return end;
@@ -92,6 +97,23 @@ static int include_section(struct newobj *no, const struct section *sec)
 	return add_osec(no, sec->name, sec, 0, sec->size);
 }
 
+/*
+ * A dynamic-debug descriptor (section __dyndbg) is one pr_debug call
+ * site's metadata and the static key of its jump label.  New code gets
+ * its own copy of each descriptor it uses, not the running one: binding
+ * to the running one would need its static key as a load symbol, found
+ * by name in kallsyms, and such names repeat in a module (descriptor.3
+ * of pr_debug_ratelimited in every unit).  The module loader registers
+ * the copies with dynamic debug under the update module's name; a query
+ * by file, function or line controls them (one made before the update
+ * was applied does not).  Only the descriptors used are copied.
+ */
+static bool is_dyndbg(const struct symbol *s)
+{
+	return s && s->sec && s->type == STT_OBJECT && s->st.st_size &&
+	       !strcmp(s->sec->name, "__dyndbg");
+}
+
 static int add_undef(struct newobj *no, const char *name)
 {
 	size_t i;
@@ -102,6 +124,25 @@ static int add_undef(struct newobj *no, const char *name)
 	GROW(no->undefs, no->nr_undefs);
 	no->undefs[no->nr_undefs] = name;
 	return no->nr_undefs++;
+}
+
+/*
+ * A new global function of a unit of the update: calls to it from other
+ * units link to it inside the update module.
+ */
+static bool update_defines(const struct update *u, const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; i < u->nr_units; i++)
+		for (k = 0; k < u->units[i].diff.nr_changes; k++) {
+			const struct change *c = &u->units[i].diff.changes[k];
+
+			if (c->kind == FUNC_NEW && c->post->bind == STB_GLOBAL &&
+			    !strcmp(c->post->name, name))
+				return true;
+		}
+	return false;
 }
 
 /* The running kernel's name for what post calls @t, or NULL if it has none. */
@@ -132,6 +173,9 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		diff_target(&no->unit->post, r, &t);
 		if (!t.name)
 			i = include_section(no, t.sec);
+		else if (is_dyndbg(t.sym))
+			i = add_osec(no, t.sym->sec->name, t.sym->sec,
+				     t.sym->st.st_value, t.sym->st.st_size);
 		else if (!running_name(no->unit, &t) && t.sym->type != STT_FUNC)
 			i = include_section(no, t.sym->sec);
 		/* A table's read-only data (__bug_table's file name): a copy. */
@@ -144,13 +188,16 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 	if (i >= 0) {
 		rel.osec = i;
 		rel.addend = base + r->addend - (long)no->secs[i].start;
+	} else if (!t.sym && update_defines(no->update, t.name)) {
+		rel.undef = add_undef(no, t.name);
+		rel.addend = t.addend;
 	} else if (!running_name(no->unit, &t)) {
 		error("%s: new function %s is referenced but not carried",
 		      from->name, t.name);
 		no->errors++;
 		return;
 	} else if ((!t.sym || t.sym->bind != STB_LOCAL) &&
-		   exports_has(no->exports, t.name)) {
+		   exports_find(no->exports, t.name)) {
 		rel.undef = add_undef(no, t.name);
 		rel.addend = t.addend;
 	} else if (from->func) {
@@ -327,7 +374,10 @@ static void check_alt_krelocs(struct newobj *no)
 	}
 }
 
-/* A function that shares its section may branch to its neighbours without relocations. */
+/*
+ * A function that shares its section may branch to its neighbours without
+ * relocations.  Its aliases are no neighbours: they are itself.
+ */
 static bool alone_in_section(const struct object *obj, const struct symbol *f)
 {
 	size_t i;
@@ -335,21 +385,23 @@ static bool alone_in_section(const struct object *obj, const struct symbol *f)
 	for (i = 0; i < obj->nr_syms; i++) {
 		const struct symbol *s = &obj->syms[i];
 
-		if (s != f && s->sec == f->sec && s->type == STT_FUNC)
+		if (s != f && s->sec == f->sec && s->type == STT_FUNC &&
+		    !elf_func_aliases(s, f))
 			return false;
 	}
 	return true;
 }
 
-struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
-			    struct load_syms *ls, unsigned int unit_nr)
+struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 {
 	struct newobj *no = xcalloc(1, sizeof(*no));
+	const struct unit *unit = &u->units[unit_nr];
 	size_t i, nr_funcs;
 
+	no->update = u;
 	no->unit = unit;
-	no->exports = ex;
-	no->load_syms = ls;
+	no->exports = u->exports;
+	no->load_syms = u->load_syms;
 	no->nr = unit_nr;
 	for (i = 0; i < unit->diff.nr_changes; i++) {
 		const struct symbol *f = unit->diff.changes[i].post;
@@ -363,6 +415,8 @@ struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
 		k = add_osec(no, f->sec->name, f->sec, f->st.st_value,
 			     f->st.st_size);
 		no->secs[k].func = f;
+		no->secs[k].global = unit->diff.changes[i].kind == FUNC_NEW &&
+				     f->bind == STB_GLOBAL;
 	}
 	nr_funcs = no->nr_secs;
 	for (i = 0; i < no->nr_secs; i++)
@@ -418,6 +472,55 @@ size_t newobj_count_ksplice_relocs(const struct newobj *no,
 	for (i = 0; i < no->nr_krelocs; i++)
 		n += no->krelocs[i].func == post;
 	return n;
+}
+
+static void print_target(const struct newobj *no, const struct orel *r,
+			 FILE *out)
+{
+	const char *name;
+
+	if (r->osec >= 0) {
+		const struct osec *t = &no->secs[r->osec];
+
+		fprintf(out, "carried %s%+ld\n", t->func ? t->func->name : t->name,
+			r->addend + (long)t->start);
+		return;
+	}
+	name = no->undefs[r->undef];
+	if (str_has_prefix(name, "__ksplice_load_"))
+		fprintf(out, "load %s\n", load_sym_name(no->load_syms, name));
+	else if (exports_find(no->exports, name) &&
+		 exports_find(no->exports, name)->ns)
+		fprintf(out, "export %s namespace %s\n", name,
+			exports_find(no->exports, name)->ns);
+	else if (exports_find(no->exports, name))
+		fprintf(out, "export %s\n", name);
+	else
+		fprintf(out, "linked %s\n", name);
+}
+
+/* Where each reference of new code goes (--diff-objects --refs). */
+void newobj_print_refs(const struct newobj *no, FILE *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < no->nr_secs; i++) {
+		const struct osec *o = &no->secs[i];
+
+		if (o->from)
+			fprintf(out, "carry %s %s+%#lx %zu\n",
+				o->func ? o->func->name : "data", o->name,
+				o->start, o->size);
+		for (k = 0; k < o->nr_relocs; k++) {
+			fprintf(out, "  %s+%#lx -> ", o->func ? o->func->name :
+				o->name, o->relocs[k].offset);
+			print_target(no, &o->relocs[k], out);
+		}
+	}
+	for (k = 0; k < no->nr_krelocs; k++)
+		fprintf(out, "  %s+%#lx -> kernel %s%+ld\n",
+			no->krelocs[k].func->name, no->krelocs[k].offset,
+			no->krelocs[k].name, no->krelocs[k].addend);
 }
 
 void newobj_free(struct newobj *no)

@@ -24,6 +24,7 @@ struct osec {
 	struct orel *relocs;
 	size_t nr_relocs;
 	const struct symbol *func;	/* when it is a copied function */
+	bool global;			/* a new global: other units call it */
 	const struct special *special;	/* when it is a special table */
 	bool scanned;
 };
@@ -37,6 +38,7 @@ struct kreloc {
 };
 
 struct newobj {
+	const struct update *update;
 	const struct unit *unit;
 	const struct exports *exports;
 	struct load_syms *load_syms;
@@ -50,8 +52,7 @@ struct newobj {
 	int errors;
 };
 
-struct newobj *newobj_build(const struct unit *unit, const struct exports *ex,
-			    struct load_syms *ls, unsigned int unit_nr);
+struct newobj *newobj_build(const struct update *u, unsigned int unit_nr);
 int newobj_write(const struct newobj *no, const char *path);
 const char *newobj_func_symbol(const struct newobj *no, const struct symbol *post);
 void newobj_print_ksplice_relocs(const struct newobj *no,
@@ -59,6 +60,7 @@ void newobj_print_ksplice_relocs(const struct newobj *no,
 				 const char *prefix);
 size_t newobj_count_ksplice_relocs(const struct newobj *no,
 				   const struct symbol *post);
+void newobj_print_refs(const struct newobj *no, FILE *out);
 void newobj_free(struct newobj *no);
 
 #endif

@@ -155,7 +155,8 @@ static bool diff_unit(struct work *w, size_t i, struct unit *u)
 		fprintf(stderr, "  %s function: %s (%s, %s)\n",
 			c->kind == FUNC_NEW ? "new" : "changed",
 			c->post->name, u->source, u->target);
-		changed += c->kind == FUNC_CHANGED;
+		/* A new global may be called from another unit. */
+		changed += c->kind == FUNC_CHANGED || c->post->bind == STB_GLOBAL;
 	}
 	if (changed)
 		return true;
@@ -209,6 +210,18 @@ static void mark_twins(struct update *u)
 			mark_twins_between(&u->units[i], &u->units[j]);
 }
 
+/* New functions alone (no caller changed) would never run. */
+static bool replaces_any(const struct update *u)
+{
+	size_t i, k;
+
+	for (i = 0; i < u->nr_units; i++)
+		for (k = 0; k < u->units[i].diff.nr_changes; k++)
+			if (u->units[i].diff.changes[k].kind == FUNC_CHANGED)
+				return true;
+	return false;
+}
+
 /* The units whose code changed make the update; the others are dropped. */
 int units_diff(struct work *w)
 {
@@ -218,7 +231,7 @@ int units_diff(struct work *w)
 	for (i = 0; i < w->units.nr; i++)
 		if (diff_unit(w, i, &w->update.units[w->update.nr_units]))
 			w->update.nr_units++;
-	if (!w->update.nr_units)
+	if (!replaces_any(&w->update))
 		return error("the patch changes no code in a function: nothing to update");
 	if (w->units.nr > 1)
 		fprintf(stderr, "  %zu of %zu units changed\n", w->update.nr_units,
