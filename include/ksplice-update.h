@@ -10,7 +10,7 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	2
+#define KSPLICE_ABI_VERSION	3
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -139,6 +139,16 @@ struct ksplice_update {
 	unsigned int nr_funcs;
 	const struct ksplice_load_sym *load_syms;
 	unsigned int nr_load_syms;
+	/*
+	 * Functions only the new code has (a helper the patch adds): they
+	 * replace nothing, so only @name (the new name), @target, @unit and
+	 * the new_* fields are set.  The core relocates them with the
+	 * functions of their target, and undo refuses while a task is inside
+	 * one, as inside a replacement: a helper that a replacement
+	 * tail-calls runs with no replacement on the stack.
+	 */
+	const struct ksplice_func *new_funcs;
+	unsigned int nr_new_funcs;
 	void *core;			/* the core's, never the update's */
 };
 

@@ -182,6 +182,8 @@ void ksplice_fstates_free(struct ksplice_core *core);
 int ksplice_match_all(struct ksplice_core *core);
 
 /* reloc.c */
+bool ksplice_view_has_target(const struct ksplice_update *u,
+			     const char *target);
 int ksplice_relocate_all(struct ksplice_core *core);
 
 /* safety.c */

@@ -5,7 +5,10 @@
  * bindings matching learned come first (they say which of several
  * static symbols of a name the code means); other names must be unique.
  * The replacement is in the update module's read-only text, so the
- * fields are written with text_poke().
+ * fields are written with text_poke().  Every field of a relocation the
+ * core owns is zero until then: a call through one would call the next
+ * instruction, so no function of the update, replacement or added, may
+ * run before this.
  */
 #include <linux/slab.h>
 #include "ksplice.h"
@@ -74,21 +77,45 @@ static int ksplice_relocate_func(struct ksplice_core *core,
 	return 0;
 }
 
+/*
+ * Functions the update adds are relocated with the functions of their
+ * target: @core may be a view of the update restricted to some targets
+ * (a module coming), and only then are the target's symbols known.
+ */
+bool ksplice_view_has_target(const struct ksplice_update *u,
+			     const char *target)
+{
+	unsigned int i;
+
+	for (i = 0; i < u->nr_funcs; i++)
+		if (!strcmp(u->funcs[i].target, target))
+			return true;
+	return false;
+}
+
 int ksplice_relocate_all(struct ksplice_core *core)
 {
 	const struct ksplice_update *u = core->update;
+	const struct ksplice_func *f;
 	unsigned int i, max = 0;
 	u8 (*vals)[8];
 	int ret = 0;
 
 	for (i = 0; i < u->nr_funcs; i++)
 		max = max(max, u->funcs[i].nr_new_relocs);
+	for (i = 0; i < u->nr_new_funcs; i++)
+		max = max(max, u->new_funcs[i].nr_new_relocs);
 	vals = kvmalloc_array(max + 1, sizeof(*vals), GFP_KERNEL);
 	if (!vals)
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "relocating");
 	for (i = 0; i < u->nr_funcs && !ret; i++)
 		ret = ksplice_relocate_func(core, &u->funcs[i], vals);
+	for (i = 0; i < u->nr_new_funcs && !ret; i++) {
+		f = &u->new_funcs[i];
+		if (ksplice_view_has_target(u, f->target))
+			ret = ksplice_relocate_func(core, f, vals);
+	}
 	kvfree(vals);
 	return ret;
 }

@@ -23,6 +23,31 @@ static int ksplice_range_cmp(const void *a, const void *b)
 }
 
 /*
+ * On undo, the functions the update added count as new code too: a
+ * replacement that tail-calls one (a wrapper left of a function whose
+ * body moved into a helper) is no longer on the stack of a task sleeping
+ * in the helper, and unloading the update would free the code the task
+ * returns to.  Only those of the view's targets: the others stay.
+ */
+static unsigned int ksplice_added_ranges(const struct ksplice_update *u,
+					 struct ksplice_range *r)
+{
+	const struct ksplice_func *f;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < u->nr_new_funcs; i++) {
+		f = &u->new_funcs[i];
+		if (!ksplice_view_has_target(u, f->target))
+			continue;
+		r[n].name = f->name;
+		r[n].start = (unsigned long)f->new_code;
+		r[n].end = r[n].start + f->new_size;
+		n++;
+	}
+	return n;
+}
+
+/*
  * The end is inclusive: a return address equal to the end belongs to a
  * call that was the range's last instruction.
  */
@@ -35,7 +60,8 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 	unsigned long max_end = 0;
 	unsigned int i;
 
-	rs = kvzalloc(struct_size(rs, r, u->nr_funcs), GFP_KERNEL);
+	rs = kvzalloc(struct_size(rs, r, u->nr_funcs + u->nr_new_funcs),
+		      GFP_KERNEL);
 	if (!rs)
 		return NULL;
 	for (i = 0; i < u->nr_funcs; i++) {
@@ -48,6 +74,8 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 		r->end = r->start + (undo ? f->new_size : f->pre_size);
 	}
 	rs->nr = u->nr_funcs;
+	if (undo)
+		rs->nr += ksplice_added_ranges(u, &rs->r[rs->nr]);
 	sort(rs->r, rs->nr, sizeof(rs->r[0]), ksplice_range_cmp, NULL);
 	for (i = 0; i < rs->nr; i++) {
 		max_end = max(max_end, rs->r[i].end);

@@ -213,6 +213,51 @@ static int ksplice_check_func(const struct ksplice_update *u,
 	return 0;
 }
 
+/* A function the update adds: new code only (see struct ksplice_update). */
+static int ksplice_check_new_func(const struct ksplice_update *u,
+				  const struct ksplice_func *f, char *why,
+				  size_t len)
+{
+	const struct module *mod = u->mod;
+
+	if (!ksplice_str_ok(mod, f->name, KSYM_NAME_LEN - 1, false))
+		return KSPLICE_WHY("added function %td: bad name",
+				   f - u->new_funcs);
+	if (!ksplice_str_ok(mod, f->target, MODULE_NAME_LEN - 1, false) ||
+	    !ksplice_view_has_target(u, f->target))
+		return KSPLICE_WHY("added %s: bad target", f->name);
+	if (!ksplice_str_ok(mod, f->unit, PATH_MAX - 1, false))
+		return KSPLICE_WHY("added %s: bad unit", f->name);
+	if (f->flags || f->pre || f->pre_size || f->nr_pre_relocs ||
+	    f->nr_pre_sites)
+		return KSPLICE_WHY("added %s: has pre code", f->name);
+	if (!f->new_size || f->new_size > KSPLICE_MAX_CODE ||
+	    !ksplice_in_text(mod, f->new_code, f->new_size))
+		return KSPLICE_WHY("added %s: new code not in the update's text",
+				   f->name);
+	return ksplice_check_relocs(mod, f, f->new_relocs, f->nr_new_relocs,
+				    f->new_size, false, why, len);
+}
+
+static int ksplice_check_new_funcs(const struct ksplice_update *u, char *why,
+				   size_t len)
+{
+	unsigned int i;
+	int ret;
+
+	if (u->nr_new_funcs > KSPLICE_MAX_FUNCS ||
+	    (u->nr_new_funcs &&
+	     !ksplice_in_mod(u->mod, u->new_funcs,
+			     u->nr_new_funcs * sizeof(*u->new_funcs))))
+		return KSPLICE_WHY("bad added function array");
+	for (i = 0; i < u->nr_new_funcs; i++) {
+		ret = ksplice_check_new_func(u, &u->new_funcs[i], why, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static bool ksplice_id_ok(const struct module *mod, const char *id)
 {
 	if (!ksplice_str_ok(mod, id, KSPLICE_ID_MAX, false))
@@ -259,6 +304,9 @@ int ksplice_validate(struct ksplice_update *u, char *why, size_t len)
 		if (ret)
 			return ret;
 	}
+	ret = ksplice_check_new_funcs(u, why, len);
+	if (ret)
+		return ret;
 	return ksplice_check_load_syms(u, why, len);
 }
 

@@ -323,6 +323,7 @@ static void add_change(struct diff *d, enum change_kind kind,
 	c->kind = kind;
 	c->pre = pre;
 	c->post = post;
+	c->twin = false;	/* mark_twins says, across units */
 }
 
 /* foo.constprop.1 -> foo.constprop: gcc numbers clones per unit. */

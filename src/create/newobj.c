@@ -8,7 +8,9 @@
  *  - to something the update itself carries (another new function, a string
  *    literal, a variable only the post object has, a dynamic-debug
  *    descriptor: see is_dyndbg()): an ordinary relocation, applied by the
- *    module loader;
+ *    module loader; but code that takes the address of a function the
+ *    update replaces (rather than calling it) gets the running function's,
+ *    as below;
  *  - to a new global function of another unit of the update: an undefined
  *    symbol that the linker resolves inside the update module;
  *  - to a symbol the target kernel exports: an ordinary undefined-symbol
@@ -156,6 +158,35 @@ static const char *running_name(const struct unit *u, const struct target *t)
 	return pre ? pre->name : NULL;
 }
 
+/* Does the field at @off of code @o end a call, jmp or jcc rel32? */
+static bool ends_branch(const struct osec *o, unsigned long off)
+{
+	const unsigned char *p = o->data + off;
+
+	/* A rip-relative operand's ModRM (mod 00, rm 101) is never these. */
+	return (off >= 1 && (p[-1] == 0xe8 || p[-1] == 0xe9)) ||
+	       (off >= 2 && p[-2] == 0x0f && (p[-1] & 0xf0) == 0x80);
+}
+
+/*
+ * New code that takes the address of a function the update replaces (to
+ * compare it with a pointer the kernel holds, or to store one) means the
+ * running function: the kernel's own pointers hold that address, a call
+ * through it reaches the new code by the jump, and it outlives an undo.
+ * Only a branch goes straight to the new copy.
+ */
+static bool takes_replaced_address(const struct newobj *no, size_t fi,
+				   const struct reloc *r, int i, long at)
+{
+	const struct osec *from = &no->secs[fi], *to = &no->secs[i];
+	unsigned long off = r->offset - from->start;
+
+	if (!from->func || !to->func || at != (long)to->start ||
+	    !diff_counterpart(&no->unit->pre, to->func))
+		return false;
+	return !elf_reloc_pc_relative(r->type) || !ends_branch(from, off);
+}
+
 /* Decides where one reference of new code goes; see the file comment. */
 static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		     unsigned long bias)
@@ -169,6 +200,9 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 
 	if (s->sec)
 		i = find_included(no, s->sec, base + r->addend + (long)bias);
+	if (i >= 0 && takes_replaced_address(no, fi, r, i,
+					     base + r->addend + (long)bias))
+		i = -1;
 	if (i < 0) {
 		diff_target(&no->unit->post, r, &t);
 		if (!t.name)

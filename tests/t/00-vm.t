@@ -23,7 +23,7 @@ check() {
 	fi
 }
 
-echo 1..9
+echo 1..14
 
 # Round 1: a normal command, and in parallel one that must time out.
 echo "hello from the host $$" >"$t/hello.txt"
@@ -53,12 +53,43 @@ rm -f "$t"/*.out "$t"/*.err
 "$vm" --module vfat -- 'modprobe vfat && grep -w vfat /proc/filesystems' \
 	>"$t/c.out" 2>"$t/c.err" &
 c=$!
-"$vm" -- 'echo c >/proc/sysrq-trigger' >"$t/d.out" 2>"$t/d.err"
-d_status=$?
+start=$SECONDS
+"$vm" -- 'echo c >/proc/sysrq-trigger; sleep 100' >"$t/d.out" 2>"$t/d.err"
+d_status=$? d_time=$((SECONDS - start))
 wait "$c"
 c_status=$?
 
 vfat_loaded() { [ "$c_status" = 0 ] && grep -q vfat "$t/c.out"; }
 check "--module vfat loads with modprobe" vfat_loaded
 check "a guest panic fails the run (status $d_status)" [ "$d_status" = 125 ]
-check "... and says so" grep -q "vm: guest kernel panicked" "$t/d.err"
+check "... and says so, with the panic's lines" \
+	grep -q "vm: guest kernel crashed" "$t/d.err"
+check "... (the panic's own words)" grep -q "vm: .*Kernel panic - not syncing: sysrq triggered crash" "$t/d.err"
+check "... in reasonable time (${d_time} s)" [ "$d_time" -lt 100 ]
+
+# Round 3: a guest that stays hung after its panic (panic=0: no reset, as
+# when the panic deadlocks on the serial console) must still end the run
+# within seconds; and in parallel, a command that only prints such words
+# is no crash.
+rm -f "$t"/*.out "$t"/*.err
+"$vm" -- 'echo "Kernel panic - not syncing: only words"; echo "BUG: words too"; exit 0' \
+	>"$t/e.out" 2>"$t/e.err" &
+e=$!
+start=$SECONDS
+"$vm" --verbose --append panic=0 -- 'sleep 1; echo c >/proc/sysrq-trigger; sleep 600' \
+	>"$t/f.out" 2>"$t/f.err"
+f_status=$? f_time=$((SECONDS - start))
+wait "$e"
+e_status=$?
+
+words_only() { [ "$e_status" = 0 ] && grep -q "only words" "$t/e.out" && ! grep -q crashed "$t/e.err"; }
+check "a command printing a panic's words is no crash (status $e_status)" words_only
+hung_ended() { [ "$f_status" = 125 ] && grep -q "vm: guest kernel crashed" "$t/f.err"; }
+check "a guest hung after its panic fails the run as a crash (status $f_status)" hung_ended
+# (from the guest's start: the boot under TCG is no part of it)
+crashed_fast() {
+	local up
+	up=$(sed -n 's/^vm: guest up after \([0-9]*\) s$/\1/p' "$t/f.err")
+	[ -n "$up" ] && [ $((f_time - up)) -lt 30 ]
+}
+check "... within 30 s of the guest's start (${f_time} s in all)" crashed_fast

@@ -4,20 +4,23 @@
 #    drivers/base/cacheinfo.c's replaces that one, and only that one: the
 #    cache's sysfs type changes and the 16 others keep their bytes.
 #  - The module lockd has two static decode_cookie (clntxdr.c and
-#    clnt4xdr.c); an update of each replaces a different one, and both
-#    apply together.
+#    clnt4xdr.c) of the same source, so the same code: an update of one
+#    alone cannot say which copy is its own and is refused as ambiguous,
+#    changing nothing; one update of both makes them twins, and it
+#    replaces each.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 . "$KSPLICE_TOP/tests/lib/module.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 14
+plan 16
 p=$KSPLICE_TOP/tests/patches
 ci=$(make_update "$p/cacheinfo-type.patch" ci) &&
 l3=$(make_update "$p/lockd-cookie.patch" lk) &&
-l4=$(make_update "$p/lockd4-cookie.patch" lk4)
-ok $? "updates of type_show and of each decode_cookie build"
+cat "$p/lockd-cookie.patch" "$p/lockd4-cookie.patch" >"$tmp/lockd-both.patch" &&
+l4=$(make_update "$tmp/lockd-both.patch" lk4)
+ok $? "updates of type_show, of one decode_cookie and of both build"
 [ -s "${l4:-}" ] || { sed 's/^/# /' "$tmp"/create-*.log | tail -20; bail "no update file"; }
 
 out=$(vm --module lockd --file "$ci" --file "$l3" --file "$l4" -- "$guest_peek"'
@@ -35,10 +38,13 @@ out=$(vm --module lockd --file "$ci" --file "$l3" --file "$l4" -- "$guest_peek"'
 	echo "TYPE-UNDONE $(cat $typ)"
 	modprobe lockd
 	echo "COOKIES $(addrs decode_cookie "[lockd]" | sort | tr "\n" " ")"
-	ksplice-apply ksplice-lk.tar.gz >/dev/null && ksplice-apply ksplice-lk4.tar.gz >/dev/null
+	for a in $(addrs decode_cookie "[lockd]"); do kpeek $a 16; done >/tmp/cb
+	ksplice-apply ksplice-lk.tar.gz 2>&1 | sed "s/^/APPLY-ONE: /"
+	for a in $(addrs decode_cookie "[lockd]"); do kpeek $a 16; done | cmp -s - /tmp/cb && echo COOKIES-UNCHANGED
+	ksplice-apply ksplice-lk4.tar.gz >/dev/null
 	echo "APPLY-BOTH=$?"
-	peek lk lockd; peek lk4 lockd
-	ksplice-undo lk4 >/dev/null && ksplice-undo lk >/dev/null; echo "UNDO-BOTH=$?"
+	peek lk4 lockd
+	ksplice-undo lk4 >/dev/null; echo "UNDO-BOTH=$?"
 ' 2>&1)
 ok $? "the guest ran the scenario"
 diag "$(printf '%s\n' "$out" | grep -v '^PEEK' | head -20)"
@@ -51,9 +57,11 @@ is "$(grep -c '^CHANGED ' <<<"$out")" 1 "  one type_show's bytes changed"
 like "$out" "CHANGED ${ts:-none} " "  the one matching chose"
 check_jumps applied "$out"; ok $? "  and it jumps to the new code"
 like "$out" 'TYPE-UNDONE Data' "undo"
-like "$out" 'APPLY-BOTH=0' "the updates of lockd's two decode_cookie apply together"
+like "$out" 'APPLY-ONE: .*decode_cookie: ambiguous' "an update of one of lockd's two identical decode_cookie is refused as ambiguous"
+like "$out" 'COOKIES-UNCHANGED' "  and changes neither"
+like "$out" 'APPLY-BOTH=0' "one update of both (twins) applies"
 cookies=$(sed -n 's/^COOKIES //p' <<<"$out" | sed 's/ $//')
 got=$(awk '$1 == "PEEK" && $2 == "lockd" && $3 == "decode_cookie" { print $4 }' <<<"$out" | sort | tr '\n' ' ' | sed 's/ $//')
-is "$got" "$cookies" "  each replaced a different one of the two"
+is "$got" "$cookies" "  and replaces each of the two"
 check_jumps lockd "$out"; ok $? "  and both jump to their new code"
 like "$out" 'UNDO-BOTH=0' "both undo"
