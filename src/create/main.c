@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cppdiff.h"
 #include "create.h"
 #include "update-file.h"
 #include "util.h"
@@ -47,6 +48,8 @@ static __noreturn void usage(int status)
 		"                 (default %d): each is compiled twice\n"
 		"or:    ksplice-create --diff-objects PRE.o POST.o\n"
 		"  prints the functions that differ between two objects, as an update would see them\n"
+		"or:    ksplice-create --diff-cpp PRE.i POST.i\n"
+		"  says whether two preprocessed units can compile to different code, and why\n"
 		"The last line of output is the update file's path.\n",
 		DEFAULT_MAX_UNITS);
 	exit(status);
@@ -73,6 +76,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "debian", required_argument, NULL, 'D' },
 		{ "max-units", required_argument, NULL, 'm' },
 		{ "diff-objects", required_argument, NULL, 'd' },
+		{ "diff-cpp", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -89,6 +93,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'p': o->patch = optarg; break;
 		case 'k': o->keep = true; break;
 		case 'd': o->diff_pre = optarg; break;
+		case 'P': o->diff_pre = optarg; o->diff_cpp = true; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg(optarg); break;
 		case 'h': usage(0);
@@ -121,6 +126,19 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->config = path_join(o->build, ".config");
 	if (!o->outdir)
 		o->outdir = ".";
+}
+
+/* Checked first: a build takes minutes, and its result must land. */
+static void check_outdir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		die_errno("-o %s", dir);
+	if (!S_ISDIR(st.st_mode))
+		die("-o %s: not a directory", dir);
+	if (access(dir, W_OK | X_OK))
+		die_errno("-o %s: cannot write there", dir);
 }
 
 static char *random_id(void)
@@ -318,6 +336,24 @@ static int create(struct work *w)
 	       package_write(w) ? -1 : 0;
 }
 
+/* --diff-cpp: what the preprocessing filter decides for one unit. */
+static int diff_cpp_only(const char *pre_path, const char *post_path)
+{
+	char *pre, *post;
+	size_t pre_len, post_len;
+	struct cpp_verdict v;
+
+	if (read_file(pre_path, 1 << 30, &pre, &pre_len))
+		return error_errno("cannot read %s", pre_path);
+	if (read_file(post_path, 1 << 30, &post, &post_len))
+		return error_errno("cannot read %s", post_path);
+	cpp_compare(pre, pre_len, post, post_len, &v);
+	printf("%s: %s\n", v.differs ? "differs" : "same", v.why);
+	free(pre);
+	free(post);
+	return 0;
+}
+
 static int diff_only(const char *pre_path, const char *post_path)
 {
 	struct object pre, post;
@@ -346,8 +382,11 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	parse_args(argc, argv, &o);
+	if (o.diff_cpp)
+		return diff_cpp_only(o.diff_pre, argv[optind]) ? 1 : 0;
 	if (o.diff_pre)
 		return diff_only(o.diff_pre, argv[optind]) ? 1 : 0;
+	check_outdir(o.outdir);
 	w.update.id = o.id ? o.id : random_id();
 	if (!update_id_valid(w.update.id))
 		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", w.update.id,
