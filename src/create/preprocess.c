@@ -132,6 +132,8 @@ static void compare(struct run *r, size_t unit)
 	}
 	drop(&t[0]);
 	drop(&t[1]);
+	if (r->nr >= 2000 && !(r->compared % 1000))
+		fprintf(stderr, "  preprocessed %zu of %zu units\n", r->compared, r->nr);
 }
 
 static void finish(struct run *r, size_t j)

@@ -128,7 +128,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 	post = tree_post_copy(&w->tree, w->o->patch);
 	ret = post ? preprocess_compare(cmds, nr, w->tree.src, post, w->tree.obj,
 					differs, why) :
-		     error("cannot make the patched copy of %s", w->tree.src);
+		     error("the patch %s does not apply to %s", w->o->patch, w->o->source);
 	tree_post_remove(&w->tree, post);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = nr - nr_gen; !ret && i < nr; i++) {
