@@ -294,27 +294,31 @@ char *build_cpp_command(const char *cmd, size_t len, const char *unit)
 static void parse_units(char *text, struct strv *units, struct strv *cmds)
 {
 	static const char trap_end[] = "kill -s PIPE $$' PIPE; ";
-	char *p = text, *end, *eol, *cmd, *unit;
+	static const char echo[] = "echo '  CC ";
+	char *p = text, *end, *eol, *next, *cmd, *unit;
 
-	while ((p = strstr(p, "echo '  CC "))) {
-		p += strlen("echo '  CC ");
+	while ((p = strstr(p, echo))) {
+		p += strlen(echo);
 		if (!strncmp(p, "[M]", 3))
 			p += 3;
 		p += strspn(p, " ");
 		end = p + strcspn(p, "'\n");
-		eol = p + strcspn(p, "\n");
 		if (end - p <= 2 || strncmp(end - 2, ".o", 2) ||
 		    (end - p >= 6 && !strncmp(end - 6, ".mod.o", 6))) {
 			p = end;
 			continue;
 		}
+		eol = end + strcspn(end, "\n");
+		next = strstr(end, echo);
+		if (next && next < eol)
+			eol = next;
 		unit = xstrndup(p, end - p);
 		cmd = strstr(end, trap_end);
 		cmd = cmd && cmd < eol ? cmd + strlen(trap_end) : NULL;
 		cmd = cmd ? build_cpp_command(cmd, eol - cmd, unit) : NULL;
 		strv_add(cmds, cmd ? cmd : xstrdup(""));
 		strv_add(units, unit);
-		p = eol;
+		p = end;
 	}
 }
 
@@ -360,7 +364,8 @@ static int read_commands(const char *path, struct strv *units, struct strv *cmds
 static int dry_run(struct tree *t, const char *list)
 {
 	char *dry = path_join(t->dir, "units.dry-run"), *text;
-	char *targets[] = { "-k", "vmlinux", "modules", NULL };
+	/* -j1: parallel makes would interleave their lines in the file */
+	char *targets[] = { "-j1", "-k", "vmlinux", "modules", NULL };
 	struct strv units = { 0 }, cmds = { 0 };
 	size_t len;
 	int ret = -1;
@@ -382,7 +387,7 @@ static int dry_run(struct tree *t, const char *list)
 
 int tree_units(struct tree *t, struct strv *units, struct strv *cmds)
 {
-	char *list = path_join(t->dir, "units.cmd");
+	char *list = path_join(t->dir, "unit-commands");
 	struct strv c = { 0 };
 	int ret = 0;
 
