@@ -17,6 +17,8 @@
  *     calls a static inline, which tests an enum constant, ...);
  *   - the unchanged chunks come in another order;
  *   - a changed chunk declares a function gcc calls unasked (memcpy).
+ * An enum without "= value"s that only gained constants at its end
+ * declares only those as changed: the others keep their values.
  * A chunk "declares" every file-scope name it may introduce, rather more
  * than fewer: a name wrongly taken as declared makes more chunks
  * reachable, which can only make a unit differ, never hide a change.
@@ -65,9 +67,12 @@ struct names {
 
 struct chunk {
 	uint64_t h1, h2;
+	uint32_t tok, nr_tok;		/* in side.toks */
 	uint32_t refs, nr_refs;		/* in side.refs */
 	uint32_t decls, nr_decls;	/* in side.decls */
 	bool root, changed;
+	bool grown;			/* an enum that only gained constants */
+	uint32_t ins, nr_ins;		/* post: the tokens it gained */
 };
 
 struct side {
@@ -560,6 +565,8 @@ static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
 			  sizeof(struct chunk));
 	c = &sd->chunks[sd->nr_chunks++];
 	memset(c, 0, sizeof(*c));
+	c->tok = s;
+	c->nr_tok = e - s;
 	c->refs = sd->nr_refs;
 	c->decls = sd->nr_decls;
 	for (i = s; i < e; i++) {
@@ -737,6 +744,76 @@ static const char *chunk_name(const struct names *n, const struct side *sd,
 	return n->v[id].s;
 }
 
+static bool same_tok(const struct tok *a, const struct tok *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* enum [tag] { A, B, }; with no "= value": its constants are 0, 1, ... */
+static bool plain_enum(const struct side *sd, const struct chunk *c)
+{
+	const struct tok *t = sd->toks + c->tok;
+	size_t i;
+
+	if (c->nr_tok < 4 || !is_word(&t[0], "enum") ||
+	    !is_punct(&t[c->nr_tok - 2], '}') || !is_punct(&t[c->nr_tok - 1], ';'))
+		return false;
+	for (i = 1; i < c->nr_tok - 2; i++)
+		if (is_punct(&t[i], '=') || is_punct(&t[i], '}') ||
+		    (is_punct(&t[i], '{') && i > 2))
+			return false;
+	return true;
+}
+
+/*
+ * @b is @a with constants added before its '}': "A, B," + "C," (or
+ * "A, B" + ", C").  A and B keep their values, and so does the enum's
+ * type (small values are ints): only C is a changed name.
+ */
+static bool grown_enum(const struct names *n, const struct side *sa,
+		       const struct chunk *a, const struct side *sb,
+		       const struct chunk *b)
+{
+	const struct tok *ta = sa->toks + a->tok, *tb = sb->toks + b->tok;
+	size_t k = a->nr_tok - 2, i;
+	bool want_name;
+
+	if (b->nr_tok <= a->nr_tok || !plain_enum(sa, a) || !plain_enum(sb, b))
+		return false;
+	for (i = 0; i < k; i++)
+		if (!same_tok(&ta[i], &tb[i]))
+			return false;
+	/* after "{" or ",": a name; after a name: "," */
+	want_name = is_punct(&ta[k - 1], '{') || is_punct(&ta[k - 1], ',');
+	for (i = k; i < b->nr_tok - 2; i++) {
+		if (want_name ? !is_name(n, &tb[i]) : !is_punct(&tb[i], ','))
+			return false;
+		want_name = !want_name;
+	}
+	return true;
+}
+
+/* Pairs each changed plain enum of @a with the one of @b it grew into. */
+static void match_grown_enums(const struct names *n, struct side *a,
+			      struct side *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nr_chunks; i++) {
+		struct chunk *ca = &a->chunks[i];
+
+		for (j = 0; ca->changed && !ca->grown && j < b->nr_chunks; j++) {
+			struct chunk *cb = &b->chunks[j];
+
+			if (!cb->changed || cb->grown || !grown_enum(n, a, ca, b, cb))
+				continue;
+			ca->grown = cb->grown = true;
+			cb->ins = cb->tok + ca->nr_tok - 2;
+			cb->nr_ins = cb->nr_tok - ca->nr_tok;
+		}
+	}
+}
+
 /* Marks in @changed the names changed chunks declare; false if none matters. */
 static bool changed_names(const struct names *n, const struct side *sd,
 			  bool *changed, struct cpp_verdict *v)
@@ -757,7 +834,10 @@ static bool changed_names(const struct names *n, const struct side *sd,
 				 len, nm);
 			return true;
 		}
-		for (j = 0; j < c->nr_decls; j++) {
+		for (j = 0; c->grown && j < c->nr_ins; j++)
+			if (is_name(n, &sd->toks[c->ins + j]))
+				changed[sd->toks[c->ins + j].id] = true;
+		for (j = 0; !c->grown && j < c->nr_decls; j++) {
 			uint32_t id = sd->decls[c->decls + j];
 
 			changed[id] = true;
@@ -881,6 +961,7 @@ void cpp_compare(const char *pre, size_t pre_len, const char *post,
 		snprintf(v->why, sizeof(v->why), "declarations in another order");
 		goto out;
 	}
+	match_grown_enums(&n, &a, &b);
 	changed = xcalloc(n.nr, sizeof(bool));
 	if (!changed_names(&n, &a, changed, v) && !changed_names(&n, &b, changed, v))
 		reach(&n, &b, changed, v);

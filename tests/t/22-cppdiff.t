@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 24
+plan 27
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -36,9 +36,9 @@ check differs "  a token differs in a function" \
 
 enum_pre='enum { A, B, };
 static inline __attribute__((__gnu_inline__)) int uses_b(void) { return B; }'
-enum_post='enum { A, B, C, };
+enum_post='enum { A, C, B, };
 static inline __attribute__((__gnu_inline__)) int uses_b(void) { return B; }'
-check same "an enum gains a constant no code of the unit uses" \
+check same "an enum gains a constant (B moves) no code of the unit uses" \
 "$enum_pre
 int f(void) { return 0; }" "$enum_post
 int f(void) { return 0; }"
@@ -54,6 +54,22 @@ check same "  a static inline that uses it, not called, emits nothing" \
 "$enum_pre
 int g(int uses) { return uses; }" "$enum_post
 int g(int uses) { return uses; }"
+grown_pre='enum { A, B };
+static inline int uses_b(void) { return B; }'
+grown_post='enum { A, B, C };
+static inline int uses_b(void) { return B; }'
+check same "an enum gains a constant at its end: A and B keep their values" \
+"$grown_pre
+int f(void) { return A + uses_b(); }" "$grown_post
+int f(void) { return A + uses_b(); }"
+check differs "  a function changed to use the new one" \
+"$grown_pre
+int f(void) { return 0; }" "$grown_post
+int f(void) { return C; }"
+check differs "  with \"= value\"s it is a change like any other" \
+'enum { A = 4, B };
+int f(void) { return A; }' 'enum { A = 4, B, C };
+int f(void) { return A; }'
 
 inl_pre='static inline int twice(int x) { return 2 * x; }'
 inl_post='static inline int twice(int x) { return 3 * x; }'
