@@ -69,7 +69,8 @@ ok $? "  with a real change in the same file, an update builds"
 log=$(cat "$tmp/create-realkvm.log")
 like "$log" 'changed function: kvm_arch_has_noncoherent_dma \(arch/x86/kvm/x86.c, kvm\)' \
 	"  and the changed function is found"
-is "$(grep -c 'changed function' <<<"$log")" 1 "  and it is the only one (not prepare_emulation_failure_exit)"
+unlike "$log" 'changed function: prepare_emulation_failure_exit' \
+	"  but not prepare_emulation_failure_exit, whose only difference is a line number"
 
 # -o DIR is checked before anything is built.
 t0=$(date +%s)
