@@ -46,6 +46,12 @@ kmod:
 check: all
 	prove -v tests/t/
 
+# Slower tests, not in check: a header thousands of units include (the
+# preprocessing filter at scale: some 20 minutes on 2 cpus).
+check-slow: all
+	prove -v tests/slow/
+.PHONY: check-slow
+
 # Only the update file fuzzer, for KSPLICE_FUZZ_SECONDS (default 60).
 fuzz:
 	prove -v tests/t/15-fuzz.t

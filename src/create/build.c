@@ -254,53 +254,179 @@ int tree_compile(struct tree *t, char *const *units, size_t nr,
 	return ret || bad ? -1 : 0;
 }
 
-/* "  CC [M]  fs/ext4/inode.o" lines of a dry run: the C units. */
-static void parse_units(char *text, struct strv *units)
+/*
+ * Kbuild's command for @unit (from "gcc" to the source file, "-c -o
+ * @unit" or "-S -o @unit" in it) as a gcc -E of the same source with the
+ * same flags: what `make foo.i` would run.  NULL if it is not there.
+ */
+char *build_cpp_command(const char *cmd, size_t len, const char *unit)
 {
-	char *p = text, *end;
+	static const char *const outs[] = { " -c -o ", " -S -o " };
+	char *line = xstrndup(cmd, len), *p, *src, *end, *dep, *out = NULL;
+	size_t i;
 
-	while ((p = strstr(p, "echo '  CC "))) {
-		p += strlen("echo '  CC ");
+	for (i = 0; !out && i < ARRAY_SIZE(outs); i++) {
+		char *o = xasprintf("%s%s ", outs[i], unit);
+
+		p = strstr(line, o);
+		if (p) {
+			src = p + strlen(o);
+			end = src + strcspn(src, " ;\n");
+			out = xasprintf("%.*s -E %.*s", (int)(p - line), line,
+					(int)(end - src), src);
+		}
+		free(o);
+	}
+	free(line);
+	/* the dependency file is Kbuild's business */
+	dep = out ? strstr(out, " -Wp,-MMD,") : NULL;
+	if (dep) {
+		end = dep + 1 + strcspn(dep + 1, " ");
+		memmove(dep, end, strlen(end) + 1);
+	}
+	return out;
+}
+
+/*
+ * "  CC [M]  fs/ext4/inode.o" lines of a dry run: the C units, and the
+ * gcc command of each, which follows the shell's traps on the same line.
+ */
+static void parse_units(char *text, struct strv *units, struct strv *cmds)
+{
+	static const char trap_end[] = "kill -s PIPE $$' PIPE; ";
+	static const char echo[] = "echo '  CC ";
+	char *p = text, *end, *eol, *next, *cmd, *unit;
+
+	while ((p = strstr(p, echo))) {
+		p += strlen(echo);
 		if (!strncmp(p, "[M]", 3))
 			p += 3;
 		p += strspn(p, " ");
 		end = p + strcspn(p, "'\n");
-		if (end - p > 2 && !strncmp(end - 2, ".o", 2) &&
-		    (end - p < 6 || strncmp(end - 6, ".mod.o", 6)))
-			strv_add(units, xstrndup(p, end - p));
+		if (end - p <= 2 || strncmp(end - 2, ".o", 2) ||
+		    (end - p >= 6 && !strncmp(end - 6, ".mod.o", 6))) {
+			p = end;
+			continue;
+		}
+		eol = end + strcspn(end, "\n");
+		next = strstr(end, echo);
+		if (next && next < eol)
+			eol = next;
+		unit = xstrndup(p, end - p);
+		cmd = strstr(end, trap_end);
+		cmd = cmd && cmd < eol ? cmd + strlen(trap_end) : NULL;
+		cmd = cmd ? build_cpp_command(cmd, eol - cmd, unit) : NULL;
+		strv_add(cmds, cmd ? cmd : xstrdup(""));
+		strv_add(units, unit);
 		p = end;
 	}
 }
 
-int tree_units(struct tree *t, struct strv *units)
+static int write_commands(const struct strv *units, const struct strv *cmds,
+			  const char *path)
 {
-	char *list = path_join(t->dir, "units"), *dry, *text = NULL;
-	char *targets[] = { "-k", "vmlinux", "modules", NULL };
-	size_t len;
-	int ret = 0;
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	size_t i;
+	int ret;
 
-	memset(units, 0, sizeof(*units));
-	if (!read_file(list, 64 << 20, &text, &len)) {
-		strv_split_lines(units, text);
-		free(text);
-		free(list);
-		return 0;
+	if (!f) {
+		free(tmp);
+		return -1;
 	}
-	dry = path_join(t->dir, "units.dry-run");
+	for (i = 0; i < units->nr; i++)
+		fprintf(f, "%s\t%s\n", units->v[i], cmds->v[i]);
+	ret = fclose(f) || rename(tmp, path) ? -1 : 0;
+	free(tmp);
+	return ret;
+}
+
+static int read_commands(const char *path, struct strv *units, struct strv *cmds)
+{
+	char *text, *p, *tab, *eol;
+	size_t len;
+
+	if (read_file(path, 1 << 30, &text, &len))
+		return -1;
+	for (p = text; *p; p = *eol ? eol + 1 : eol) {
+		eol = p + strcspn(p, "\n");
+		tab = memchr(p, '\t', eol - p);
+		if (!tab)
+			continue;
+		strv_add(units, xstrndup(p, tab - p));
+		strv_add(cmds, xstrndup(tab + 1, eol - tab - 1));
+	}
+	free(text);
+	return units->nr ? 0 : -1;
+}
+
+/* The dry run, once per tree: the units and their commands, cached. */
+static int dry_run(struct tree *t, const char *list)
+{
+	char *dry = path_join(t->dir, "units.dry-run"), *text;
+	/* -j1: parallel makes would interleave their lines in the file */
+	char *targets[] = { "-j1", "-k", "vmlinux", "modules", NULL };
+	struct strv units = { 0 }, cmds = { 0 };
+	size_t len;
+	int ret = -1;
+
 	unlink(dry);
 	fprintf(stderr, "  listing the units this configuration builds (Kbuild dry run, once per tree)\n");
 	make_in_tree(t, targets, "-n", dry);
-	if (read_file(dry, 1 << 30, &text, &len)) {
-		ret = -1;
-	} else {
-		parse_units(text, units);
+	if (!read_file(dry, 1 << 30, &text, &len)) {
+		parse_units(text, &units, &cmds);
 		free(text);
-		ret = units->nr ? strv_write_lines(units, list) : -1;
+		ret = units.nr ? write_commands(&units, &cmds, list) : -1;
 	}
+	strv_free(&units);
+	strv_free(&cmds);
 	unlink(dry);
 	free(dry);
-	free(list);
 	return ret;
+}
+
+int tree_units(struct tree *t, struct strv *units, struct strv *cmds)
+{
+	char *list = path_join(t->dir, "unit-commands");
+	struct strv c = { 0 };
+	int ret = 0;
+
+	memset(units, 0, sizeof(*units));
+	if (read_commands(list, units, cmds ? cmds : &c)) {
+		strv_free(units);
+		strv_free(cmds ? cmds : &c);
+		ret = dry_run(t, list) || read_commands(list, units, cmds ? cmds : &c);
+	}
+	strv_free(&c);
+	free(list);
+	return ret ? -1 : 0;
+}
+
+/* A copy of the tree with the patch applied, next to it: hard links. */
+char *tree_post_copy(struct tree *t, const char *patch)
+{
+	char *post = path_join(t->dir, "post");
+	char *rm[] = { "rm", "-rf", post, NULL };
+	char *cp[] = { "cp", "-al", t->src, post, NULL };
+	char *pa[] = { "patch", "-p1", "--batch", "--silent", "--forward", "-d",
+		       post, "-i", (char *)patch, NULL };
+
+	if (run_logged(rm, t->log) || run_logged(cp, t->log) ||
+	    run_logged(pa, t->log)) {
+		run_logged(rm, t->log);
+		free(post);
+		return NULL;
+	}
+	return post;
+}
+
+void tree_post_remove(struct tree *t, char *post)
+{
+	char *rm[] = { "rm", "-rf", post, NULL };
+
+	if (post)
+		run_logged(rm, t->log);
+	free(post);
 }
 
 char *tree_unit_target(const struct tree *t, const char *unit_o)

@@ -39,8 +39,18 @@ int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);
 int tree_compile(struct tree *t, char *const *units, size_t nr,
 		 char *const *dests, bool *failed);
 
-/* Every C unit the configuration builds, from a Kbuild dry run (cached). */
-int tree_units(struct tree *t, struct strv *units);
+/*
+ * Every C unit the configuration builds, from a Kbuild dry run (cached),
+ * and (@cmds, may be NULL) for each its gcc -E, to run in t->obj.
+ */
+int tree_units(struct tree *t, struct strv *units, struct strv *cmds);
+
+/* Kbuild's command line making @unit, as the gcc -E of its source. */
+char *build_cpp_command(const char *cmd, size_t len, const char *unit);
+
+/* <dir>/post: the tree with @patch applied (hard links); NULL on failure. */
+char *tree_post_copy(struct tree *t, const char *patch);
+void tree_post_remove(struct tree *t, char *post);
 
 /* "vmlinux", or the module the unit was compiled into (malloc'ed). */
 char *tree_unit_target(const struct tree *t, const char *unit_o);

@@ -12,7 +12,10 @@
 #include "patchfile.h"
 #include "util.h"
 
-/* A header in many units: each takes seconds to compile, twice. */
+/*
+ * Units compiled for a header: each takes seconds, twice (those that only
+ * include it are preprocessed first, and kept only if their code can change).
+ */
 #define DEFAULT_MAX_UNITS	400
 
 struct options {
@@ -26,6 +29,7 @@ struct options {
 	bool keep;
 	const char *diff_pre;		/* --diff-objects PRE POST */
 	bool refs;			/* --refs: and where new code's go */
+	bool diff_cpp;			/* --diff-cpp PRE POST */
 	size_t max_units;
 };
 
@@ -47,6 +51,11 @@ struct work {
 int units_pick(struct work *w);
 int units_compile(struct work *w);
 int units_diff(struct work *w);
+
+/* preprocess.c */
+int preprocess_compare(char *const *cmds, size_t nr, const char *src,
+		       const char *post, const char *obj, bool *differs,
+		       char **why);
 
 /* package.c */
 int package_build(struct work *w, const char *data);

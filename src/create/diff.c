@@ -267,6 +267,52 @@ bool diff_same_target(const struct target *a, const struct target *b)
 	       a->addend - (long)a->off == b->addend - (long)b->off;
 }
 
+static bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * "... at arch/x86/kvm/x86.c:8493" and the same at 8494: a string built
+ * with __FILE__ ":" __stringify(__LINE__) (fortify's field-spanning
+ * memcpy warning, WARN messages), the same but for the line, which only
+ * a warning would ever print.  Only digits right after "<file>.c:" or
+ * "<file>.h:" may differ, and the reference must point at the same byte
+ * before them.
+ */
+static bool same_but_line(const struct target *a, const struct target *b)
+{
+	size_t i = 0, j = 0;
+
+	if (a->name || b->name || !a->bytes || !b->bytes ||
+	    !(a->sec->sh.sh_flags & SHF_STRINGS) ||
+	    !(b->sec->sh.sh_flags & SHF_STRINGS) ||
+	    a->addend - (long)a->off != b->addend - (long)b->off)
+		return false;
+	while (i < a->len && j < b->len) {
+		if (a->bytes[i] == b->bytes[j]) {
+			i++;
+			j++;
+			continue;
+		}
+		/* back to the first digit of the number: they matched so far */
+		while (i > 0 && j > 0 && is_digit(a->bytes[i - 1])) {
+			i--;
+			j--;
+		}
+		if (i < 3 || !is_digit(a->bytes[i]) || !is_digit(b->bytes[j]) ||
+		    a->bytes[i - 1] != ':' || a->bytes[i - 3] != '.' ||
+		    (a->bytes[i - 2] != 'c' && a->bytes[i - 2] != 'h') ||
+		    a->addend - (long)a->off > (long)i)
+			return false;
+		while (i < a->len && is_digit(a->bytes[i]))
+			i++;
+		while (j < b->len && is_digit(b->bytes[j]))
+			j++;
+	}
+	return i == a->len && j == b->len;
+}
+
 bool diff_is_init_section(const struct section *sec)
 {
 	static const char *const init[] = {
@@ -285,8 +331,20 @@ static const unsigned char *func_bytes(const struct symbol *f)
 	return f->sec->data ? f->sec->data + f->st.st_value : NULL;
 }
 
+static bool same_function(const struct object *pre, const struct symbol *a,
+			  const struct object *post, const struct symbol *b,
+			  bool lines);
+
 bool diff_same_function(const struct object *pre, const struct symbol *a,
 			const struct object *post, const struct symbol *b)
+{
+	return same_function(pre, a, post, b, false);
+}
+
+/* @lines: strings that differ only in a line number are the same. */
+static bool same_function(const struct object *pre, const struct symbol *a,
+			  const struct object *post, const struct symbol *b,
+			  bool lines)
 {
 	unsigned long size = a->st.st_size;
 	struct reloc *ra, *rb;
@@ -307,7 +365,8 @@ bool diff_same_function(const struct object *pre, const struct symbol *a,
 			return false;
 		diff_target(pre, &ra[i], &ta);
 		diff_target(post, &rb[i], &tb);
-		if (!diff_same_target(&ta, &tb))
+		if (!diff_same_target(&ta, &tb) &&
+		    !(lines && same_but_line(&ta, &tb)))
 			return false;
 	}
 	return true;
@@ -483,7 +542,7 @@ int diff_objects(const struct object *pre, struct object *post,
 
 		if (!elf_is_function(b))
 			continue;
-		if (a && diff_same_function(pre, a, post, b))
+		if (a && same_function(pre, a, post, b, true))
 			continue;
 		if (elf_func_primary(post, b) != b) {
 			if (log)

@@ -358,37 +358,65 @@ static bool all_units(struct graph *g)
 	return false;
 }
 
+static void unreach_all(struct graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr; i++)
+		g->nodes[i].reached = false;
+}
+
+/* Marks the units file @i reaches; returns how many. */
+static long mark_units(struct graph *g, char *const *units, size_t nr_units,
+		       bool *affected)
+{
+	bool all = all_units(g);
+	long count = 0;
+	size_t i;
+
+	for (i = 0; i < nr_units; i++) {
+		char *c = xstrdup(units[i]);
+		bool hit;
+
+		c[strlen(c) - 1] = 'c';
+		hit = all || reached(g, "src", c) || reached(g, "obj", c);
+		affected[i] |= hit;
+		count += hit;
+		free(c);
+	}
+	return count;
+}
+
 long includes_affected(const char *src, const char *obj, char *const *files,
 		       size_t nr_files, char *const *units, size_t nr_units,
-		       bool *affected)
+		       bool *affected, long *per_file)
 {
 	struct graph g = { 0 };
 	long count = 0;
 	size_t i;
-	bool all;
 
 	if (walk(&g, src, NULL, "src") ||
 	    walk(&g, obj, "include", "obj") ||
 	    walk(&g, obj, "arch/x86/include", "obj"))
 		return error_errno("cannot read the tree %s", src);
 	index_nodes(&g);
+	memset(affected, 0, nr_units * sizeof(bool));
 	for (i = 0; i < nr_files; i++) {
 		char *path = xasprintf("src/%s", files[i]);
 		long id = lookup(&g, path);
+		long n = 0;
 
-		if (id >= 0)
+		unreach_all(&g);
+		if (id >= 0) {
 			reach(&g, id);
+			n = mark_units(&g, units, nr_units, affected);
+		}
+		if (per_file)
+			per_file[i] = n;
 		free(path);
 	}
-	all = all_units(&g);
-	for (i = 0; i < nr_units; i++) {
-		char *c = xstrdup(units[i]);
-
-		c[strlen(c) - 1] = 'c';
-		affected[i] = all || reached(&g, "src", c) || reached(&g, "obj", c);
+	for (i = 0; i < nr_units; i++)
 		count += affected[i];
-		free(c);
-	}
 	graph_free(&g);
 	return count;
 }

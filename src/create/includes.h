@@ -14,10 +14,12 @@
  * <src>/fs/ext4/inode.c) whose source includes one of @files (paths in
  * the source tree), directly or through other files; @obj holds the
  * generated headers.  Conservative: an #include it cannot place links to
- * every file of that name.  Returns the number marked, or -1.
+ * every file of that name.  Returns the number marked, or -1; @per_file
+ * (NULL or one per file) says how many of @units each file reaches (a
+ * unit's own .c reaches it).
  */
 long includes_affected(const char *src, const char *obj, char *const *files,
 		       size_t nr_files, char *const *units, size_t nr_units,
-		       bool *affected);
+		       bool *affected, long *per_file);
 
 #endif

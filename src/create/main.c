@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cppdiff.h"
 #include "create.h"
 #include "newobj.h"
 #include "update-file.h"
@@ -50,6 +51,8 @@ static __noreturn void usage(int status)
 		"  prints the functions that differ between two objects, as an update would see them\n"
 		"  --refs         and where each reference of their new code goes (exports\n"
 		"                 from DIR/Module.symvers when --build is given)\n"
+		"or:    ksplice-create --diff-cpp PRE.i POST.i\n"
+		"  says whether two preprocessed units can compile to different code, and why\n"
 		"The last line of output is the update file's path.\n",
 		DEFAULT_MAX_UNITS);
 	exit(status);
@@ -77,6 +80,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "max-units", required_argument, NULL, 'm' },
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "refs", no_argument, NULL, 'r' },
+		{ "diff-cpp", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,6 +98,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'k': o->keep = true; break;
 		case 'd': o->diff_pre = optarg; break;
 		case 'r': o->refs = true; break;
+		case 'P': o->diff_pre = optarg; o->diff_cpp = true; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg(optarg); break;
 		case 'h': usage(0);
@@ -126,6 +131,19 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->config = path_join(o->build, ".config");
 	if (!o->outdir)
 		o->outdir = ".";
+}
+
+/* Checked first: a build takes minutes, and its result must land. */
+static void check_outdir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		die_errno("-o %s", dir);
+	if (!S_ISDIR(st.st_mode))
+		die("-o %s: not a directory", dir);
+	if (access(dir, W_OK | X_OK))
+		die_errno("-o %s: cannot write there", dir);
 }
 
 static char *random_id(void)
@@ -350,6 +368,24 @@ static int print_refs(const struct options *o, struct object *pre,
 	return 0;
 }
 
+/* --diff-cpp: what the preprocessing filter decides for one unit. */
+static int diff_cpp_only(const char *pre_path, const char *post_path)
+{
+	char *pre, *post;
+	size_t pre_len, post_len;
+	struct cpp_verdict v;
+
+	if (read_file(pre_path, 1 << 30, &pre, &pre_len))
+		return error_errno("cannot read %s", pre_path);
+	if (read_file(post_path, 1 << 30, &post, &post_len))
+		return error_errno("cannot read %s", post_path);
+	cpp_compare(pre, pre_len, post, post_len, &v);
+	printf("%s: %s\n", v.differs ? "differs" : "same", v.why);
+	free(pre);
+	free(post);
+	return 0;
+}
+
 static int diff_only(const struct options *o, const char *post_path)
 {
 	struct object pre, post;
@@ -381,8 +417,11 @@ int main(int argc, char **argv)
 
 	set_progname(argv[0]);
 	parse_args(argc, argv, &o);
+	if (o.diff_cpp)
+		return diff_cpp_only(o.diff_pre, argv[optind]) ? 1 : 0;
 	if (o.diff_pre)
 		return diff_only(&o, argv[optind]) ? 1 : 0;
+	check_outdir(o.outdir);
 	w.update.id = o.id ? o.id : random_id();
 	if (!update_id_valid(w.update.id))
 		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", w.update.id,

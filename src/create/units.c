@@ -8,43 +8,184 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "create.h"
 #include "includes.h"
 
-static char *unit_of(const char *c_file)
+static char *source_of(const char *unit)
 {
-	char *o = xstrdup(c_file);
+	char *c = xstrdup(unit);
 
-	o[strlen(o) - 1] = 'o';
-	return o;
+	c[strlen(c) - 1] = 'c';
+	return c;
 }
 
-/* The units that include a changed header: the include graph says. */
-static int add_includers(struct work *w, const struct strv *changed)
+static bool patch_changes(const struct strv *changed, const char *unit)
 {
-	struct strv all;
-	bool *hit;
-	long nr;
+	char *c = source_of(unit);
+	bool yes = strv_has(changed, c);
+
+	free(c);
+	return yes;
+}
+
+/* The units that make what Kbuild generates from C (asm-offsets.h, bounds.h). */
+static const char *const generators[] = {
+	"arch/x86/kernel/asm-offsets.s", "kernel/bounds.s",
+};
+
+/* Their gcc -E, from the .cmd file Kbuild left when preparing the tree. */
+static char *generator_command(struct tree *t, const char *s_file)
+{
+	const char *base = strrchr(s_file, '/') + 1;
+	char *cmd_file = xasprintf("%s/%.*s.%s.cmd", t->obj, (int)(base - s_file),
+				   s_file, base);
+	char *text, *p, *cmd = NULL;
+	size_t len;
+
+	if (!read_file(cmd_file, 1 << 20, &text, &len)) {
+		p = strstr(text, " := ");
+		if (p)
+			cmd = build_cpp_command(p + 4, strcspn(p + 4, "\n"), s_file);
+		free(text);
+	}
+	free(cmd_file);
+	return cmd;
+}
+
+struct picked {
+	struct strv all, cmds;		/* every unit of the configuration */
+	bool *hit;			/* reached by the patch */
+	long *per_file;
+	size_t reached;			/* units hit */
+};
+
+/*
+ * What each changed file reaches: a unit's own source, and every unit
+ * that includes it, directly or not (a header, or a .c such as
+ * kernel/sched/rt.c, compiled inside build_policy.c).
+ */
+static int reach_units(struct work *w, const struct strv *changed,
+		       struct picked *pk)
+{
 	size_t i;
 
-	if (tree_units(&w->tree, &all)) {
+	if (tree_units(&w->tree, &pk->all, &pk->cmds)) {
 		show_log_tail(w->log);
 		return error("Kbuild could not list the units of this configuration");
 	}
-	hit = xcalloc(all.nr, sizeof(bool));
-	nr = includes_affected(w->tree.src, w->tree.obj, changed->v, changed->nr,
-			       all.v, all.nr, hit);
-	for (i = 0; nr > 0 && i < all.nr; i++)
-		if (hit[i] && !strv_has(&w->units, all.v[i]))
-			strv_add(&w->units, xstrdup(all.v[i]));
-	free(hit);
-	strv_free(&all);
-	if (nr < 0)
+	for (i = 0; i < ARRAY_SIZE(generators); i++) {
+		char *o = xstrdup(generators[i]);
+
+		o[strlen(o) - 1] = 'o';
+		strv_add(&pk->all, o);
+	}
+	pk->hit = xcalloc(pk->all.nr, sizeof(bool));
+	pk->per_file = xcalloc(changed->nr + 1, sizeof(long));
+	if (includes_affected(w->tree.src, w->tree.obj, changed->v, changed->nr,
+			      pk->all.v, pk->all.nr, pk->hit, pk->per_file) < 0)
 		return -1;
-	fprintf(stderr, "  %ld of the configuration's units include what the patch changes\n",
-		nr);
+	for (i = 0; i < changed->nr; i++) {
+		if (pk->per_file[i])
+			continue;
+		if (str_has_suffix(changed->v[i], ".c"))
+			fprintf(stderr, "  %s: not built by this configuration\n",
+				changed->v[i]);
+		else
+			fprintf(stderr, "  %s: included by no unit of this configuration\n",
+				changed->v[i]);
+	}
 	return 0;
+}
+
+/*
+ * The preprocessing filter on the units that only include what changed:
+ * @keep[i] if unit @idx[i] can compile differently.  Off (all kept) when
+ * the patch may change what Kbuild generates from C for every unit.
+ */
+static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
+			    size_t nr, size_t nr_gen, bool *keep)
+{
+	char **cmds = xcalloc(nr + 1, sizeof(char *)), **why;
+	bool *differs = xcalloc(nr + 1, sizeof(bool));
+	struct timespec t0, t1;
+	size_t i, kept = 0, shown = 0;
+	bool all = false;
+	char *post;
+	int ret;
+
+	why = xcalloc(nr + 1, sizeof(char *));
+	for (i = 0; i < nr; i++) {
+		cmds[i] = idx[i] < pk->cmds.nr ? xstrdup(pk->cmds.v[idx[i]]) :
+			  generator_command(&w->tree, generators[idx[i] - pk->cmds.nr]);
+		if (!cmds[i] || !*cmds[i]) {
+			free(cmds[i]);
+			cmds[i] = xstrdup("exit 1");	/* kept: compiled */
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	post = tree_post_copy(&w->tree, w->o->patch);
+	ret = post ? preprocess_compare(cmds, nr, w->tree.src, post, w->tree.obj,
+					differs, why) :
+		     error("the patch %s does not apply to %s", w->o->patch, w->o->source);
+	tree_post_remove(&w->tree, post);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (i = nr - nr_gen; !ret && i < nr; i++) {
+		if (differs[i])
+			fprintf(stderr, "  %s: %s; what Kbuild generates from it may change: every including unit is compiled\n",
+				generators[idx[i] - pk->cmds.nr], why[i]);
+		all |= differs[i];
+	}
+	for (i = 0; !ret && i < nr - nr_gen; i++) {
+		keep[i] = differs[i] || all;
+		kept += keep[i];
+		if (keep[i] && shown++ < 20)
+			fprintf(stderr, "  %s: %s\n", pk->all.v[idx[i]], why[i]);
+	}
+	if (!ret)
+		fprintf(stderr, "  preprocessed %zu units before and after the patch in %.1f s: %zu can compile differently\n",
+			nr, (double)(t1.tv_sec - t0.tv_sec) +
+			    (t1.tv_nsec - t0.tv_nsec) / 1e9, kept);
+	free_strv(cmds, nr);
+	free_strv(why, nr);
+	free(differs);
+	return ret;
+}
+
+/* The units to compile: those whose source changed, and the includers kept. */
+static int pick_from(struct work *w, const struct strv *changed, struct picked *pk)
+{
+	size_t nr_units = pk->all.nr - ARRAY_SIZE(generators);
+	size_t *idx = xcalloc(pk->all.nr + 1, sizeof(size_t));
+	size_t i, nr = 0, nr_gen = 0;
+	bool *keep;
+	int ret = 0;
+
+	for (i = 0; i < nr_units; i++) {
+		if (!pk->hit[i])
+			continue;
+		pk->reached++;
+		if (patch_changes(changed, pk->all.v[i]))
+			strv_add(&w->units, xstrdup(pk->all.v[i]));
+		else
+			idx[nr++] = i;
+	}
+	if (nr)
+		fprintf(stderr, "  %zu of the configuration's units include what the patch changes\n",
+			pk->reached);
+	for (i = nr_units; nr && i < pk->all.nr; i++)
+		if (pk->hit[i])
+			idx[nr + nr_gen++] = i;
+	keep = xcalloc(nr + 1, sizeof(bool));
+	if (nr)
+		ret = filter_includers(w, pk, idx, nr + nr_gen, nr_gen, keep);
+	for (i = 0; !ret && i < nr; i++)
+		if (keep[i])
+			strv_add(&w->units, xstrdup(pk->all.v[idx[i]]));
+	free(keep);
+	free(idx);
+	return ret;
 }
 
 /*
@@ -54,9 +195,9 @@ static int add_includers(struct work *w, const struct strv *changed)
 int units_pick(struct work *w)
 {
 	struct strv changed = { 0 };
-	bool headers = false;
+	struct picked pk = { 0 };
 	size_t i;
-	int ret = 0;
+	int ret;
 
 	for (i = 0; i < w->files.nr; i++) {
 		const char *p = w->files.paths[i];
@@ -68,18 +209,23 @@ int units_pick(struct work *w)
 			return error("the patch changes %s; only C sources and headers can be turned into an update",
 				     p);
 		}
-		headers |= str_has_suffix(p, ".h");
 		strv_add(&changed, xstrdup(p));
-		if (str_has_suffix(p, ".c"))
-			strv_add(&w->units, unit_of(p));
 	}
-	if (headers)
-		ret = add_includers(w, &changed);
+	ret = changed.nr ? reach_units(w, &changed, &pk) : 0;
+	if (!ret && changed.nr)
+		ret = pick_from(w, &changed, &pk);
 	strv_free(&changed);
-	if (!ret && !w->units.nr)
+	strv_free(&pk.all);
+	strv_free(&pk.cmds);
+	free(pk.hit);
+	free(pk.per_file);
+	if (!ret && !pk.reached)
 		return error("the patch changes no C source that this configuration builds");
+	if (!ret && !w->units.nr)
+		return error("the patch changes nothing the code of the %zu units including it can see: nothing to update",
+			     pk.reached);
 	if (!ret && w->units.nr > w->o->max_units)
-		return error("the patch reaches %zu units, more than --max-units %zu: compiling them would take long; raise the limit to go on",
+		return error("the patch reaches %zu units whose code can change, more than --max-units %zu: compiling them would take long; raise the limit to go on",
 			     w->units.nr, w->o->max_units);
 	return ret;
 }

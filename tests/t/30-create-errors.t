@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 9
+plan 18
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -45,5 +45,40 @@ like "$(cat "$tmp/create-stale.log")" 'does not apply' "  ... saying so"
 upd=$(make_update "$tmp/lines.patch" lines)
 ok $(( $? == 0 )) "a patch that only moves lines (a BUG_ON's __LINE__) changes no function"
 like "$(cat "$tmp/create-lines.log")" 'changes no code' "  ... and is refused as such"
+
+# A blank line at the top of arch/x86/kvm/x86.c moves every line: the
+# only trace of it in the objects is a line number, in __bug_table and in
+# the string fortify's memcpy warning would print ("... at
+# arch/x86/kvm/x86.c:8493"), which no running kernel notices.
+{ printf -- '--- a/arch/x86/kvm/x86.c\n+++ b/arch/x86/kvm/x86.c\n@@ -1,2 +1,3 @@\n+\n'
+  head -n 2 "$src/arch/x86/kvm/x86.c" | sed 's/^/ /'; } >"$tmp/blank.patch"
+upd=$(make_update "$tmp/blank.patch" blank)
+ok $(( $? == 0 )) "a blank line at the top of arch/x86/kvm/x86.c is refused"
+like "$(cat "$tmp/create-blank.log")" 'nothing to update' "  ... as nothing to update"
+unlike "$(cat "$tmp/create-blank.log")" 'changed function' "  no function is taken as changed"
+# The same blank line and a real change further down: only that is found.
+line=$(grep -n '^bool kvm_arch_has_noncoherent_dma' "$src/arch/x86/kvm/x86.c" | cut -d: -f1)
+{ cat "$tmp/blank.patch"
+  printf -- '@@ -%d,3 +%d,3 @@\n' $((line + 1)) $((line + 2))
+  sed -n "$((line + 1))p" "$src/arch/x86/kvm/x86.c" | sed 's/^/ /'
+  printf -- '-\treturn atomic_read(&kvm->arch.noncoherent_dma_count);\n'
+  printf -- '+\treturn atomic_read(&kvm->arch.noncoherent_dma_count) > 0;\n'
+  sed -n "$((line + 3))p" "$src/arch/x86/kvm/x86.c" | sed 's/^/ /'; } >"$tmp/real.patch"
+upd=$(make_update "$tmp/real.patch" realkvm)
+ok $? "  with a real change in the same file, an update builds"
+log=$(cat "$tmp/create-realkvm.log")
+like "$log" 'changed function: kvm_arch_has_noncoherent_dma \(arch/x86/kvm/x86.c, kvm\)' \
+	"  and the changed function is found"
+unlike "$log" 'changed function: prepare_emulation_failure_exit' \
+	"  but not prepare_emulation_failure_exit, whose only difference is a line number"
+
+# -o DIR is checked before anything is built.
+t0=$(date +%s)
+msg=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$tmp/comment.patch" --id nodir \
+	-o /nonexistent "$src" 2>&1)
+st=$? t1=$(date +%s)
+is "$st" 1 "-o /nonexistent is refused"
+like "$msg" '-o /nonexistent: No such file or directory' "  saying so"
+ok $(( t1 - t0 > 3 )) "  within seconds, before compiling anything ($((t1 - t0)) s)"
 
 is "$(md5sum "$src/fs/proc/cmdline.c")" "$sum_before" "the source tree is left unmodified"

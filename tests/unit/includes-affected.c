@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 	strv_split_lines(&units, text);
 	hit = xcalloc(units.nr + 1, sizeof(bool));
 	n = includes_affected(argv[1], argv[2], argv + 4, argc - 4, units.v,
-			      units.nr, hit);
+			      units.nr, hit, NULL);
 	if (n < 0)
 		return 1;
 	for (i = 0; i < units.nr; i++)

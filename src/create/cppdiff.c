@@ -1,0 +1,979 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Preprocessed text, compared for what code can see.
+ *
+ * Two outputs of gcc -E that are the same token for token (line markers
+ * and whitespace aside) compile to the same code.  But a header's change
+ * is in the text of every unit that includes it -- an enum gains a
+ * member, a static inline changes -- while only the units that use it can
+ * compile differently.  So the text is cut into its top-level
+ * declarations ("chunks"), those of one side that the other lacks are
+ * *changed*, and a unit can differ when:
+ *   - a changed chunk emits code or data by itself: a function definition
+ *     other than a static inline one, a variable, a top-level asm or
+ *     #pragma, anything not known to emit nothing;
+ *   - a changed chunk declares a name that a chunk reachable from those
+ *     that emit refers to, names followed from chunk to chunk (a function
+ *     calls a static inline, which tests an enum constant, ...);
+ *   - the unchanged chunks come in another order;
+ *   - a changed chunk declares a function gcc calls unasked (memcpy).
+ * An enum without "= value"s that only gained constants at its end
+ * declares only those as changed: the others keep their values.
+ * A chunk "declares" every file-scope name it may introduce, rather more
+ * than fewer: a name wrongly taken as declared makes more chunks
+ * reachable, which can only make a unit differ, never hide a change.
+ * Identifiers inside string literals count as references (asm).
+ *
+ * __LINE__ is a number in the text: a WARN_ON one line lower is a change
+ * of the function that holds it, which is then compiled, and the object
+ * diff decides (it compares code, not the line in __bug_table).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cppdiff.h"
+#include "util.h"
+
+enum { T_IDENT, T_NUMBER, T_STRING, T_PUNCT, T_DIRECTIVE };
+
+/* Name flags. */
+#define N_KEYWORD	1	/* neither declared nor referred to */
+#define N_NOTDECL	2	/* the group after it is no declarator */
+#define N_EMITS		4	/* an attribute that makes a chunk emit */
+#define N_IMPLICIT	8	/* gcc may call it without being asked */
+
+struct tok {
+	const char *s;
+	uint32_t len;
+	uint32_t id;		/* T_IDENT: the interned name */
+	uint8_t kind;
+};
+
+struct name {
+	const char *s;
+	uint32_t len;
+	uint32_t hash;
+	uint8_t flags;
+};
+
+struct names {
+	struct name *v;
+	size_t nr, cap;
+	uint32_t *slots;	/* index + 1, open addressing */
+	size_t nr_slots;
+};
+
+struct chunk {
+	uint64_t h1, h2;
+	uint32_t tok, nr_tok;		/* in side.toks */
+	uint32_t refs, nr_refs;		/* in side.refs */
+	uint32_t decls, nr_decls;	/* in side.decls */
+	bool root, changed;
+	bool grown;			/* an enum that only gained constants */
+	uint32_t ins, nr_ins;		/* post: the tokens it gained */
+};
+
+struct side {
+	struct tok *toks;
+	size_t nr_toks, cap_toks;
+	struct chunk *chunks;
+	size_t nr_chunks, cap_chunks;
+	uint32_t *refs, *decls;
+	size_t nr_refs, cap_refs, nr_decls, cap_decls;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 1024;
+	if (*cap < need)
+		*cap = need;
+	return xrealloc(p, *cap * size);
+}
+
+static uint32_t hash32(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void rehash(struct names *n)
+{
+	size_t i, j, mask;
+
+	free(n->slots);
+	n->nr_slots = n->nr_slots ? n->nr_slots * 2 : 1 << 14;
+	n->slots = xcalloc(n->nr_slots, sizeof(uint32_t));
+	mask = n->nr_slots - 1;
+	for (i = 0; i < n->nr; i++) {
+		for (j = n->v[i].hash & mask; n->slots[j]; j = (j + 1) & mask)
+			;
+		n->slots[j] = i + 1;
+	}
+}
+
+static uint32_t intern(struct names *n, const char *s, size_t len)
+{
+	uint32_t h = hash32(s, len);
+	size_t j, mask;
+	struct name *e;
+
+	if (2 * (n->nr + 1) > n->nr_slots)
+		rehash(n);
+	mask = n->nr_slots - 1;
+	for (j = h & mask; n->slots[j]; j = (j + 1) & mask) {
+		e = &n->v[n->slots[j] - 1];
+		if (e->hash == h && e->len == len && !memcmp(e->s, s, len))
+			return n->slots[j] - 1;
+	}
+	n->v = grow(n->v, &n->cap, n->nr + 1, sizeof(*n->v));
+	n->v[n->nr] = (struct name){ .s = s, .len = len, .hash = h };
+	n->slots[j] = n->nr + 1;
+	return n->nr++;
+}
+
+static const char *const keywords[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do",
+	"double", "else", "enum", "extern", "float", "for", "goto", "if",
+	"inline", "int", "long", "register", "restrict", "return", "short",
+	"signed", "static", "struct", "switch", "typedef", "union",
+	"unsigned", "void", "volatile", "while", "_Bool", "_Complex",
+	"_Noreturn", "_Thread_local", "_Atomic", "_Generic", "__inline",
+	"__inline__", "__volatile__", "__volatile", "__const", "__restrict",
+	"__restrict__", "__signed__", "__extension__", "__label__",
+	"__builtin_va_list", "__int128", "__auto_type", "__thread",
+};
+
+/* What follows these in parentheses declares nothing. */
+static const char *const not_declarators[] = {
+	"__attribute__", "__attribute", "__asm__", "__asm", "asm",
+	"__typeof__", "__typeof", "typeof", "_Alignas", "_Alignof",
+	"__alignof__", "sizeof", "_Static_assert", "__builtin_offsetof",
+};
+
+static const char *const emitting_attrs[] = {
+	"used", "__used__", "constructor", "__constructor__", "destructor",
+	"__destructor__", "alias", "__alias__", "weakref", "__weakref__",
+	"externally_visible", "__externally_visible__", "ifunc", "__ifunc__",
+};
+
+/* Called by gcc itself: for copies, checks, instrumentation. */
+static const char *const implicit[] = {
+	"memcpy", "memset", "memmove", "memcmp", "strlen", "strcpy",
+	"strncpy", "strcat", "strcmp", "strncmp", "strchr", "strrchr",
+	"strstr", "abort", "__stack_chk_fail", "__stack_chk_guard",
+	"__fentry__", "__x86_return_thunk", "__x86_indirect_thunk_array",
+	"__x86_indirect_call_thunk_array", "__x86_indirect_jump_thunk_array",
+};
+
+static void flag_all(struct names *n, const char *const *v, size_t nr,
+		     uint8_t flag)
+{
+	size_t i;
+	uint32_t id;
+
+	for (i = 0; i < nr; i++) {
+		id = intern(n, v[i], strlen(v[i]));
+		n->v[id].flags |= flag;
+	}
+}
+
+static void names_init(struct names *n)
+{
+	memset(n, 0, sizeof(*n));
+	flag_all(n, keywords, ARRAY_SIZE(keywords), N_KEYWORD);
+	flag_all(n, not_declarators, ARRAY_SIZE(not_declarators),
+		 N_KEYWORD | N_NOTDECL);
+	flag_all(n, emitting_attrs, ARRAY_SIZE(emitting_attrs), N_EMITS);
+	flag_all(n, implicit, ARRAY_SIZE(implicit), N_IMPLICIT);
+}
+
+static bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       c == '$';
+}
+
+static bool is_ident_char(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void add_tok(struct side *sd, int kind, const char *s, size_t len,
+		    uint32_t id)
+{
+	sd->toks = grow(sd->toks, &sd->cap_toks, sd->nr_toks + 1, sizeof(struct tok));
+	sd->toks[sd->nr_toks++] = (struct tok){ .s = s, .len = len, .id = id,
+						.kind = kind };
+}
+
+/* The longest punctuator at @p (maximal munch, as the compiler reads). */
+static size_t punct_len(const char *p)
+{
+	static const char *const three[] = { "<<=", ">>=", "..." };
+	static const char *const two[] = {
+		"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+		"||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(three); i++)
+		if (!strncmp(p, three[i], 3))
+			return 3;
+	for (i = 0; i < ARRAY_SIZE(two); i++)
+		if (p[0] == two[i][0] && p[1] == two[i][1])
+			return 2;
+	return 1;
+}
+
+/* A line "#..." at @p: a line marker is dropped, others are one token. */
+static const char *directive(struct side *sd, const char *p)
+{
+	const char *end = strchr(p, '\n'), *q = p + 1;
+
+	if (!end)
+		end = p + strlen(p);
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (!is_digit(*q)) {
+		const char *e = end;
+
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		add_tok(sd, T_DIRECTIVE, p, e - p, 0);
+	}
+	return end;
+}
+
+static const char *literal_end(const char *p)
+{
+	char quote = *p++;
+
+	while (*p && *p != quote && *p != '\n')
+		p += *p == '\\' && p[1] ? 2 : 1;
+	return *p == quote ? p + 1 : p;
+}
+
+static const char *number_end(const char *p)
+{
+	while (is_ident_char(*p) || *p == '.' ||
+	       ((*p == '+' || *p == '-') && strchr("eEpP", p[-1])))
+		p++;
+	return p;
+}
+
+static void tokenize(struct names *n, struct side *sd, const char *p)
+{
+	bool bol = true;
+	const char *e;
+
+	while (*p) {
+		if (*p == '\n') {
+			bol = true;
+			p++;
+		} else if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' ||
+			   *p == '\v') {
+			p++;
+		} else if (*p == '#' && bol) {
+			p = directive(sd, p);
+		} else if (is_ident_start(*p)) {
+			for (e = p; is_ident_char(*e); e++)
+				;
+			add_tok(sd, T_IDENT, p, e - p, intern(n, p, e - p));
+			p = e;
+			bol = false;
+		} else if (is_digit(*p) || (*p == '.' && is_digit(p[1]))) {
+			e = number_end(p + 1);
+			add_tok(sd, T_NUMBER, p, e - p, 0);
+			p = e;
+			bol = false;
+		} else if (*p == '"' || *p == '\'') {
+			e = literal_end(p);
+			add_tok(sd, T_STRING, p, e - p, 0);
+			p = e;
+			bol = false;
+		} else {
+			e = p + punct_len(p);
+			add_tok(sd, T_PUNCT, p, e - p, 0);
+			p = e;
+			bol = false;
+		}
+	}
+}
+
+static bool is_punct(const struct tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->len == 1 && t->s[0] == c;
+}
+
+static bool is_word(const struct tok *t, const char *w)
+{
+	return t->kind == T_IDENT && t->len == strlen(w) && !memcmp(t->s, w, t->len);
+}
+
+static uint8_t flags_of(const struct names *n, const struct tok *t)
+{
+	return t->kind == T_IDENT ? n->v[t->id].flags : 0;
+}
+
+static bool is_name(const struct names *n, const struct tok *t)
+{
+	return t->kind == T_IDENT && !(n->v[t->id].flags & N_KEYWORD);
+}
+
+static void add_ref(struct side *sd, uint32_t id)
+{
+	sd->refs = grow(sd->refs, &sd->cap_refs, sd->nr_refs + 1, sizeof(uint32_t));
+	sd->refs[sd->nr_refs++] = id;
+}
+
+static void add_decl(struct side *sd, uint32_t id)
+{
+	sd->decls = grow(sd->decls, &sd->cap_decls, sd->nr_decls + 1,
+			 sizeof(uint32_t));
+	sd->decls[sd->nr_decls++] = id;
+}
+
+/* Identifiers in a string literal: asm may name symbols there. */
+static void string_refs(struct names *n, struct side *sd, const struct tok *t)
+{
+	const char *p = t->s, *end = t->s + t->len, *e;
+
+	while (p < end) {
+		if (!is_ident_start(*p) || (p > t->s && is_ident_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		for (e = p; e < end && is_ident_char(*e); e++)
+			;
+		add_ref(sd, intern(n, p, e - p));
+		p = e;
+	}
+}
+
+/* Past a balanced group opening at @i. */
+static size_t skip_group(const struct tok *t, size_t i, size_t end)
+{
+	int depth = 0;
+
+	for (; i < end; i++) {
+		if (is_punct(&t[i], '(') || is_punct(&t[i], '[') || is_punct(&t[i], '{'))
+			depth++;
+		else if (is_punct(&t[i], ')') || is_punct(&t[i], ']') ||
+			 is_punct(&t[i], '}'))
+			if (--depth <= 0)
+				return i + 1;
+	}
+	return end;
+}
+
+/* Past __attribute__((...)) and the like at @i. */
+static size_t skip_attrs(const struct names *n, const struct tok *t, size_t i,
+			 size_t end)
+{
+	while (i + 1 < end && (flags_of(n, &t[i]) & N_NOTDECL) &&
+	       is_punct(&t[i + 1], '('))
+		i = skip_group(t, i + 1, end);
+	return i;
+}
+
+/*
+ * Tags defined anywhere in [s, e) (struct foo { in a struct is file
+ * scope in C), and enum constants.
+ */
+static void declare_tags(struct names *n, struct side *sd, size_t s, size_t e)
+{
+	const struct tok *t = sd->toks;
+	long enum_open = -1;
+	int brace = 0, enum_level = -1;
+	size_t i, k;
+
+	for (i = s; i < e; i++) {
+		if (is_word(&t[i], "struct") || is_word(&t[i], "union") ||
+		    is_word(&t[i], "enum")) {
+			long tag = -1;
+
+			k = skip_attrs(n, t, i + 1, e);
+			if (k < e && is_name(n, &t[k]))
+				tag = k++;
+			k = skip_attrs(n, t, k, e);
+			if (k < e && is_punct(&t[k], '{')) {
+				if (tag >= 0)
+					add_decl(sd, t[tag].id);
+				if (is_word(&t[i], "enum"))
+					enum_open = k;
+			}
+		} else if (is_punct(&t[i], '{')) {
+			brace++;
+			if ((long)i == enum_open)
+				enum_level = brace;
+		} else if (is_punct(&t[i], '}')) {
+			if (brace == enum_level)
+				enum_level = -1;
+			brace--;
+		} else if (brace == enum_level && is_name(n, &t[i]) &&
+			   (is_punct(&t[i - 1], '{') || is_punct(&t[i - 1], ','))) {
+			add_decl(sd, t[i].id);
+		}
+	}
+}
+
+/*
+ * The names of [s, e) outside braces, brackets and parameter lists: a
+ * declaration's declarators, and what their types name.
+ */
+static void declare_outer(struct names *n, struct side *sd, size_t s, size_t e)
+{
+	const struct tok *t = sd->toks;
+	int brace = 0, paren = 0, skip = -1;
+	size_t i;
+
+	for (i = s; i < e; i++) {
+		if (is_punct(&t[i], '{'))
+			brace++;
+		else if (is_punct(&t[i], '}'))
+			brace--;
+		if (brace || is_punct(&t[i], '}'))
+			continue;
+		if (is_punct(&t[i], '(') || is_punct(&t[i], '[')) {
+			paren++;
+			if (skip >= 0)
+				continue;
+			if (is_punct(&t[i], '[') || (i > s && (flags_of(n, &t[i - 1]) & N_NOTDECL)))
+				skip = paren;
+			else if (i + 1 < e && (is_punct(&t[i + 1], '*') ||
+					       is_punct(&t[i + 1], '(')))
+				;	/* a declarator: (*fp)(...) */
+			else if (i > s && (is_name(n, &t[i - 1]) || is_punct(&t[i - 1], ')')))
+				skip = paren;	/* parameters */
+		} else if (is_punct(&t[i], ')') || is_punct(&t[i], ']')) {
+			if (paren == skip)
+				skip = -1;
+			paren--;
+		} else if (skip < 0 && is_name(n, &t[i])) {
+			add_decl(sd, t[i].id);
+		}
+	}
+}
+
+static bool has_word_flag(const struct names *n, const struct tok *t, size_t s,
+			  size_t e, uint8_t flag)
+{
+	size_t i;
+
+	for (i = s; i < e; i++)
+		if (flags_of(n, &t[i]) & flag)
+			return true;
+	return false;
+}
+
+static bool has_word(const struct tok *t, size_t s, size_t e, const char *w)
+{
+	size_t i;
+
+	for (i = s; i < e; i++)
+		if (is_word(&t[i], w))
+			return true;
+	return false;
+}
+
+/* A function definition: [s, body) its head, @params its parameter list. */
+static void function_chunk(struct names *n, struct side *sd, struct chunk *c,
+			   size_t s, size_t body, size_t params)
+{
+	const struct tok *t = sd->toks;
+	bool is_static = has_word(t, s, body, "static");
+	bool is_inline = has_word(t, s, body, "inline") ||
+			 has_word(t, s, body, "__inline") ||
+			 has_word(t, s, body, "__inline__");
+
+	if (params > s && is_name(n, &t[params - 1]))
+		add_decl(sd, t[params - 1].id);
+	else
+		declare_outer(n, sd, s, body);
+	declare_tags(n, sd, s, body);
+	c->root = !(is_static && is_inline) ||
+		  has_word_flag(n, t, s, body, N_EMITS);
+}
+
+/* struct foo;  struct foo { ... } __attribute__((...));  enum { ... }; */
+static bool only_a_type(const struct names *n, const struct tok *t, size_t i,
+			size_t e)
+{
+	if (!is_word(&t[i], "struct") && !is_word(&t[i], "union") &&
+	    !is_word(&t[i], "enum"))
+		return false;
+	i = skip_attrs(n, t, i + 1, e);
+	if (i < e && is_name(n, &t[i]))
+		i++;
+	i = skip_attrs(n, t, i, e);
+	if (i < e && is_punct(&t[i], '{'))
+		i = skip_attrs(n, t, skip_group(t, i, e), e);
+	return i + 1 == e && is_punct(&t[i], ';');
+}
+
+/* A declaration [s, e), ending in ';'. */
+static void declaration_chunk(struct names *n, struct side *sd, struct chunk *c,
+			      size_t s, size_t e)
+{
+	const struct tok *t = sd->toks;
+	bool has_extern = false, has_init = false, prototype = false;
+	int depth = 0;
+	size_t i, first = s;
+
+	while (first < e && is_word(&t[first], "__extension__"))
+		first++;
+	for (i = first; i < e; i++) {
+		if (is_punct(&t[i], '(') || is_punct(&t[i], '[') || is_punct(&t[i], '{'))
+			depth++;
+		else if (is_punct(&t[i], ')') || is_punct(&t[i], ']') ||
+			 is_punct(&t[i], '}'))
+			depth--;
+		else if (!depth && is_word(&t[i], "extern"))
+			has_extern = true;
+		else if (!depth && is_punct(&t[i], '='))
+			has_init = true;
+		if (!depth && is_name(n, &t[i]) && i + 1 < e && is_punct(&t[i + 1], '('))
+			prototype = true;
+	}
+	declare_outer(n, sd, s, e);
+	declare_tags(n, sd, s, e);
+	c->root = has_word_flag(n, t, s, e, N_EMITS) ||
+		  !(is_word(&t[first], "typedef") || (has_extern && !has_init) ||
+		    (prototype && !has_init) || only_a_type(n, t, first, e));
+}
+
+static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
+		      long body, long params)
+{
+	struct chunk *c;
+	uint64_t h1 = FNV1A_INIT, h2 = 0x6a09e667f3bcc909ULL;
+	size_t i, j;
+
+	sd->chunks = grow(sd->chunks, &sd->cap_chunks, sd->nr_chunks + 1,
+			  sizeof(struct chunk));
+	c = &sd->chunks[sd->nr_chunks++];
+	memset(c, 0, sizeof(*c));
+	c->tok = s;
+	c->nr_tok = e - s;
+	c->refs = sd->nr_refs;
+	c->decls = sd->nr_decls;
+	for (i = s; i < e; i++) {
+		const struct tok *t = &sd->toks[i];
+
+		for (j = 0; j < t->len; j++) {
+			h1 = (h1 ^ (unsigned char)t->s[j]) * 0x100000001b3ULL;
+			h2 = (h2 + (unsigned char)t->s[j]) * 0x9e3779b97f4a7c15ULL;
+			h2 ^= h2 >> 29;
+		}
+		h1 = (h1 ^ 0xff) * 0x100000001b3ULL;	/* between tokens */
+		h2 = (h2 + 0x1ff) * 0x9e3779b97f4a7c15ULL;
+		if (is_name(n, t))
+			add_ref(sd, t->id);
+		else if (t->kind == T_STRING)
+			string_refs(n, sd, t);
+	}
+	c->h1 = h1;
+	c->h2 = h2;
+	if (sd->toks[s].kind == T_DIRECTIVE)
+		c->root = true;		/* #pragma: may change what follows */
+	else if (body >= 0)
+		function_chunk(n, sd, c, s, body, params);
+	else
+		declaration_chunk(n, sd, c, s, e);
+	c->nr_refs = sd->nr_refs - c->refs;
+	c->nr_decls = sd->nr_decls - c->decls;
+}
+
+/* Top level: declarations end in ';', function definitions in '}'. */
+static void cut_chunks(struct names *n, struct side *sd)
+{
+	const struct tok *t = sd->toks;
+	long group = -1, last_group = -1, body = -1;
+	int brace = 0, paren = 0;
+	size_t i, start = 0;
+
+	for (i = 0; i < sd->nr_toks; i++) {
+		if (t[i].kind == T_DIRECTIVE && i == start) {
+			add_chunk(n, sd, i, i + 1, -1, -1);
+			start = i + 1;
+			continue;
+		}
+		if (t[i].kind != T_PUNCT || t[i].len != 1)
+			continue;
+		switch (t[i].s[0]) {
+		case '(':
+			if (!paren && !brace)
+				group = i;
+			paren++;
+			break;
+		case '[':
+			paren++;
+			break;
+		case ')':
+		case ']':
+			if (paren && !--paren && !brace && t[i].s[0] == ')')
+				last_group = group;
+			break;
+		case '{':
+			if (!brace && !paren && i > start && is_punct(&t[i - 1], ')') &&
+			    last_group > (long)start &&
+			    !(flags_of(n, &t[last_group - 1]) & N_NOTDECL))
+				body = i;
+			brace++;
+			break;
+		case '}':
+			if (brace && !--brace && !paren && body >= 0) {
+				add_chunk(n, sd, start, i + 1, body, last_group);
+				start = i + 1;
+				body = last_group = -1;
+			}
+			break;
+		case ';':
+			if (!brace && !paren) {
+				if (i > start)
+					add_chunk(n, sd, start, i + 1, -1, -1);
+				start = i + 1;
+				last_group = -1;
+			}
+			break;
+		}
+	}
+	if (start < sd->nr_toks)
+		add_chunk(n, sd, start, sd->nr_toks, -1, -1);
+}
+
+struct count {
+	uint64_t h1, h2;
+	uint32_t pre, post;
+};
+
+struct counts {
+	struct count *v;
+	size_t mask;
+};
+
+static struct count *count_of(struct counts *cs, const struct chunk *c)
+{
+	size_t j;
+
+	for (j = c->h1 & cs->mask; cs->v[j].pre || cs->v[j].post; j = (j + 1) & cs->mask)
+		if (cs->v[j].h1 == c->h1 && cs->v[j].h2 == c->h2)
+			return &cs->v[j];
+	cs->v[j].h1 = c->h1;
+	cs->v[j].h2 = c->h2;
+	return &cs->v[j];
+}
+
+/* A chunk is changed when the two sides hold it a different number of times. */
+static void mark_changed(struct side *a, struct side *b)
+{
+	struct counts cs;
+	size_t i, n = 1024;
+
+	while (n < 2 * (a->nr_chunks + b->nr_chunks))
+		n *= 2;
+	cs.v = xcalloc(n, sizeof(struct count));
+	cs.mask = n - 1;
+	for (i = 0; i < a->nr_chunks; i++)
+		count_of(&cs, &a->chunks[i])->pre++;
+	for (i = 0; i < b->nr_chunks; i++)
+		count_of(&cs, &b->chunks[i])->post++;
+	for (i = 0; i < a->nr_chunks; i++) {
+		struct count *c = count_of(&cs, &a->chunks[i]);
+
+		a->chunks[i].changed = c->pre != c->post;
+	}
+	for (i = 0; i < b->nr_chunks; i++) {
+		struct count *c = count_of(&cs, &b->chunks[i]);
+
+		b->chunks[i].changed = c->pre != c->post;
+	}
+	free(cs.v);
+}
+
+static bool same_order(const struct side *a, const struct side *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->nr_chunks && a->chunks[i].changed)
+			i++;
+		while (j < b->nr_chunks && b->chunks[j].changed)
+			j++;
+		if (i == a->nr_chunks || j == b->nr_chunks)
+			return i == a->nr_chunks && j == b->nr_chunks;
+		if (a->chunks[i].h1 != b->chunks[j].h1 ||
+		    a->chunks[i].h2 != b->chunks[j].h2)
+			return false;
+		i++;
+		j++;
+	}
+}
+
+static void say(struct cpp_verdict *v, const struct names *n, const char *what,
+		uint32_t id)
+{
+	v->differs = true;
+	snprintf(v->why, sizeof(v->why), "%s %.*s", what, (int)n->v[id].len,
+		 n->v[id].s);
+}
+
+static const char *chunk_name(const struct names *n, const struct side *sd,
+			      const struct chunk *c, int *len)
+{
+	uint32_t id = c->nr_decls ? sd->decls[c->decls] :
+		      c->nr_refs ? sd->refs[c->refs] : 0;
+
+	if (!c->nr_decls && !c->nr_refs) {
+		*len = 3;
+		return "(?)";
+	}
+	*len = n->v[id].len;
+	return n->v[id].s;
+}
+
+static bool same_tok(const struct tok *a, const struct tok *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* enum [tag] { A, B, }; with no "= value": its constants are 0, 1, ... */
+static bool plain_enum(const struct side *sd, const struct chunk *c)
+{
+	const struct tok *t = sd->toks + c->tok;
+	size_t i;
+
+	if (c->nr_tok < 4 || !is_word(&t[0], "enum") ||
+	    !is_punct(&t[c->nr_tok - 2], '}') || !is_punct(&t[c->nr_tok - 1], ';'))
+		return false;
+	for (i = 1; i < c->nr_tok - 2; i++)
+		if (is_punct(&t[i], '=') || is_punct(&t[i], '}') ||
+		    (is_punct(&t[i], '{') && i > 2))
+			return false;
+	return true;
+}
+
+/*
+ * @b is @a with constants added before its '}': "A, B," + "C," (or
+ * "A, B" + ", C").  A and B keep their values, and so does the enum's
+ * type (small values are ints): only C is a changed name.
+ */
+static bool grown_enum(const struct names *n, const struct side *sa,
+		       const struct chunk *a, const struct side *sb,
+		       const struct chunk *b)
+{
+	const struct tok *ta = sa->toks + a->tok, *tb = sb->toks + b->tok;
+	size_t k = a->nr_tok - 2, i;
+	bool want_name;
+
+	if (b->nr_tok <= a->nr_tok || !plain_enum(sa, a) || !plain_enum(sb, b))
+		return false;
+	for (i = 0; i < k; i++)
+		if (!same_tok(&ta[i], &tb[i]))
+			return false;
+	/* after "{" or ",": a name; after a name: "," */
+	want_name = is_punct(&ta[k - 1], '{') || is_punct(&ta[k - 1], ',');
+	for (i = k; i < b->nr_tok - 2; i++) {
+		if (want_name ? !is_name(n, &tb[i]) : !is_punct(&tb[i], ','))
+			return false;
+		want_name = !want_name;
+	}
+	return true;
+}
+
+/* Pairs each changed plain enum of @a with the one of @b it grew into. */
+static void match_grown_enums(const struct names *n, struct side *a,
+			      struct side *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nr_chunks; i++) {
+		struct chunk *ca = &a->chunks[i];
+
+		for (j = 0; ca->changed && !ca->grown && j < b->nr_chunks; j++) {
+			struct chunk *cb = &b->chunks[j];
+
+			if (!cb->changed || cb->grown || !grown_enum(n, a, ca, b, cb))
+				continue;
+			ca->grown = cb->grown = true;
+			cb->ins = cb->tok + ca->nr_tok - 2;
+			cb->nr_ins = cb->nr_tok - ca->nr_tok;
+		}
+	}
+}
+
+/* Marks in @changed the names changed chunks declare; false if none matters. */
+static bool changed_names(const struct names *n, const struct side *sd,
+			  bool *changed, struct cpp_verdict *v)
+{
+	size_t i, j;
+	int len;
+
+	for (i = 0; i < sd->nr_chunks; i++) {
+		const struct chunk *c = &sd->chunks[i];
+		const char *nm;
+
+		if (!c->changed)
+			continue;
+		if (c->root) {
+			nm = chunk_name(n, sd, c, &len);
+			v->differs = true;
+			snprintf(v->why, sizeof(v->why), "%.*s emits code or data and changed",
+				 len, nm);
+			return true;
+		}
+		for (j = 0; c->grown && j < c->nr_ins; j++)
+			if (is_name(n, &sd->toks[c->ins + j]))
+				changed[sd->toks[c->ins + j].id] = true;
+		for (j = 0; !c->grown && j < c->nr_decls; j++) {
+			uint32_t id = sd->decls[c->decls + j];
+
+			changed[id] = true;
+			if (n->v[id].flags & N_IMPLICIT) {
+				say(v, n, "gcc calls it unasked and it changed:", id);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * From the chunks that emit, follow names to the chunks declaring them;
+ * the unit differs as soon as one of them names a changed declaration.
+ */
+static void reach(const struct names *n, const struct side *sd,
+		  const bool *changed, struct cpp_verdict *v)
+{
+	uint32_t *first = xcalloc(n->nr + 1, sizeof(uint32_t)), *by;
+	uint32_t *queue = xmalloc((sd->nr_chunks + 1) * sizeof(uint32_t));
+	bool *seen = xcalloc(sd->nr_chunks, sizeof(bool));
+	size_t i, j, k, head = 0, tail = 0;
+
+	/* CSR: the unchanged chunks declaring each name */
+	for (i = 0; i < sd->nr_chunks; i++)
+		for (j = 0; !sd->chunks[i].changed && j < sd->chunks[i].nr_decls; j++)
+			first[sd->decls[sd->chunks[i].decls + j] + 1]++;
+	for (i = 0; i < n->nr; i++)
+		first[i + 1] += first[i];
+	by = xmalloc((first[n->nr] + 1) * sizeof(uint32_t));
+	for (i = 0; i < sd->nr_chunks; i++) {
+		const struct chunk *c = &sd->chunks[i];
+
+		for (j = 0; !c->changed && j < c->nr_decls; j++) {
+			uint32_t id = sd->decls[c->decls + j];
+
+			by[first[id]++] = i;
+		}
+	}
+	for (i = n->nr; i > 0; i--)	/* first[] was advanced: shift back */
+		first[i] = first[i - 1];
+	first[0] = 0;
+	for (i = 0; i < sd->nr_chunks; i++)
+		if (sd->chunks[i].root && !sd->chunks[i].changed) {
+			seen[i] = true;
+			queue[tail++] = i;
+		}
+	while (head < tail && !v->differs) {
+		const struct chunk *c = &sd->chunks[queue[head++]];
+
+		for (j = 0; j < c->nr_refs && !v->differs; j++) {
+			uint32_t id = sd->refs[c->refs + j];
+			int len;
+			const char *nm;
+
+			if (changed[id]) {
+				nm = chunk_name(n, sd, c, &len);
+				v->differs = true;
+				snprintf(v->why, sizeof(v->why), "%.*s uses %.*s, which changed",
+					 len, nm, (int)n->v[id].len, n->v[id].s);
+				break;
+			}
+			for (k = first[id]; k < first[id + 1]; k++)
+				if (!seen[by[k]]) {
+					seen[by[k]] = true;
+					queue[tail++] = by[k];
+				}
+		}
+	}
+	free(first);
+	free(by);
+	free(queue);
+	free(seen);
+}
+
+static void side_free(struct side *sd)
+{
+	free(sd->toks);
+	free(sd->chunks);
+	free(sd->refs);
+	free(sd->decls);
+}
+
+static bool same_text(const struct side *a, const struct side *b)
+{
+	size_t i;
+
+	if (a->nr_chunks != b->nr_chunks)
+		return false;
+	for (i = 0; i < a->nr_chunks; i++)
+		if (a->chunks[i].h1 != b->chunks[i].h1 ||
+		    a->chunks[i].h2 != b->chunks[i].h2)
+			return false;
+	return true;
+}
+
+void cpp_compare(const char *pre, size_t pre_len, const char *post,
+		 size_t post_len, struct cpp_verdict *v)
+{
+	struct names n;
+	struct side a = { 0 }, b = { 0 };
+	size_t i, nr = 0;
+	bool *changed;
+
+	(void)pre_len;
+	(void)post_len;
+	memset(v, 0, sizeof(*v));
+	names_init(&n);
+	tokenize(&n, &a, pre);
+	tokenize(&n, &b, post);
+	cut_chunks(&n, &a);
+	cut_chunks(&n, &b);
+	if (same_text(&a, &b)) {
+		snprintf(v->why, sizeof(v->why), "the same text");
+		goto out;
+	}
+	mark_changed(&a, &b);
+	if (!same_order(&a, &b)) {
+		v->differs = true;
+		snprintf(v->why, sizeof(v->why), "declarations in another order");
+		goto out;
+	}
+	match_grown_enums(&n, &a, &b);
+	changed = xcalloc(n.nr, sizeof(bool));
+	if (!changed_names(&n, &a, changed, v) && !changed_names(&n, &b, changed, v))
+		reach(&n, &b, changed, v);
+	free(changed);
+	for (i = 0; i < b.nr_chunks; i++)
+		nr += b.chunks[i].changed;
+	if (!v->differs)
+		snprintf(v->why, sizeof(v->why),
+			 "%zu changed declarations, none used by its code", nr);
+out:
+	side_free(&a);
+	side_free(&b);
+	free(n.v);
+	free(n.slots);
+}
