@@ -26,6 +26,7 @@ struct options {
 	bool keep;
 	const char *diff_pre;		/* --diff-objects PRE POST */
 	size_t max_units;
+	bool list_units;		/* --list-units */
 };
 
 struct work {
