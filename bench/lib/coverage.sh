@@ -53,10 +53,13 @@ run_batch() {
 	mkdir -p "$tag.d"
 	cp "$list" "$tag.d/batch.list"
 	say "batch $(basename "$tag"): $# updates"
-	"$repo/tests/vm/run" --kernel "$abi" --timeout $((120 + 90 * $#)) \
-		--console "$tag.console" "${mods[@]}" "${files[@]}" \
-		--file "$tag.d/batch.list" -- "$(cat "$lib/coverage-guest.sh")" \
-		>"$tag.out" 2>&1
+	# One guest at a time, also across runs: the machine has two cores.
+	(
+		flock 7
+		"$repo/tests/vm/run" --kernel "$abi" --timeout $((120 + 90 * $#)) \
+			--console "$tag.console" "${mods[@]}" "${files[@]}" \
+			--file "$tag.d/batch.list" -- "$(cat "$lib/coverage-guest.sh")"
+	) 7>>"$cache/coverage/.vm.lock" >"$tag.out" 2>&1
 	rc=$?
 	rm -rf "$tag.d"
 	batch_rows "$out" "$tag" "$rc"
