@@ -22,11 +22,11 @@ create_cause() {
 		my ($log, $rc) = @ARGV;
 		open my $f, "<", $log or do { print "no-log cannot read $log\n"; exit };
 		my @l = <$f>; chomp @l;
-		my @err = grep { /^ksplice-create: / && !/work directory kept/ } @l;
+		my @err = grep { /^ksplice-create: / && !/work directory kept|: update \S+ for |removing a patch an interrupted run/ } @l;
 		my $e = @err ? $err[-1] : "";
 		$e =~ s/^ksplice-create: //;
 		my $first = $err[0] // ""; $first =~ s/^ksplice-create: //;
-		my ($build) = grep { /\berror:|ERROR:|undefined!/ } @l;
+		my ($build) = grep { /\berror:|ERROR:|undefined!|fixdep: error/ } @l;
 		$build //= ""; $build =~ s/^\s+//;
 		my @r =
 		  $rc > 128 ? ("tool-crash", "ksplice-create died of signal " . ($rc - 128)) :
