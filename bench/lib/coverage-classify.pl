@@ -69,7 +69,10 @@ sub apply_failure {
 	if (defined $what) {
 		for my $k (keys %c) { return ('apply', $c{$k}, $says || $what) if $what =~ /\Q$k\E/ }
 	}
-	return ('apply', 'load-module', $err) if $err =~ /cannot load the (update|ksplice core) module/;
+	if ($err =~ /cannot load the (update|ksplice core) module/) {
+		my @dm = all($x, 'applydmesg');
+		return ('apply', 'load-module', join '; ', $err, @dm);
+	}
 	return ('apply', 'load symbol: ambiguous', $err) if $err =~ /, of which \S+ has several/;
 	return ('apply', 'load symbol: module not loaded', $err) if $err =~ /of module \S+, which is not loaded/;
 	return ('apply', 'load symbol: not in kallsyms', $err) if $err =~ /kallsyms does not have/;

@@ -66,6 +66,7 @@ while read -r id mods; do
 	echo "COV $id apply $rc"
 	if [ $rc != 0 ]; then
 		sed "s/^/COV $id applyout /" /tmp/apply.out | head -n 30
+		dmesg | grep -v "ksplice: loading out-of-tree" | tail -n 3 | sed "s/^/COV $id applydmesg /"
 		sed -n 's/.*(pid \([0-9]*\)) in \(.*\)$/\1 \2/p' /tmp/apply.out |
 		while read -r pid func; do
 			k=0; kthread "$pid" && k=1
