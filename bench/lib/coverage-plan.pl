@@ -13,6 +13,10 @@
 use strict;
 use warnings;
 
+# With --includes FILE...: print instead the changed headers that FILEs
+# include (for a retry of a patch that does not compile alone).
+my @includes_of;
+if (@ARGV > 3 && $ARGV[3] eq '--includes') { @includes_of = splice @ARGV, 3; shift @includes_of; }
 my ($old, $new, $dir, $sample, $seed) = @ARGV;
 $seed = 1 unless defined $seed && $seed ne '';
 
@@ -105,6 +109,15 @@ sub included {
 		}
 	}
 	return \%hit;
+}
+
+if (@includes_of) {
+	index_headers(@h);
+	my %want;
+	for my $f (@includes_of) { $want{$_} = 1 for keys %{included($f, slurp($f))}; }
+	delete @want{@includes_of};
+	print "$_\n" for sort keys %want;
+	exit 0;
 }
 
 my @files = (@c, @h);

@@ -74,8 +74,10 @@ batch_rows() {
 	}
 	perl "$lib/coverage-classify.pl" "$tag.out" "$tag.console" "$rc" |
 	while IFS=$'\t' read -r id stage cause detail secs undo; do
-		local c u
+		local c u h
 		c=$(cut -f1 "$out/created/$id") u=$(cut -f2 "$out/created/$id")
+		h=$(cut -f4 "$out/created/$id")
+		[ -z "$h" ] || detail="(with $h) $detail"
 		row "$out" "$id" "$u" "$stage" "$cause" "$detail" $((c + secs)) "$undo"
 		rm -f "$out/updates/ksplice-$id.tar.gz"
 	done
