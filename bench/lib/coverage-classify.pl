@@ -117,8 +117,15 @@ for my $id (@order) {
 	my $x = $u{$id};
 	my ($stage, $cause, $detail, $undo);
 	if (!defined $x->{end}) {
-		my $step = @{$x->{lines}} ? $x->{lines}[-1][0] : 'start';
-		($stage, $cause, $detail) = ('crash', $rc == 124 ? 'hang' : "crash after $step",
+		# What was running: the step after the last one it reported.
+		my $last = @{$x->{lines}} ? $x->{lines}[-1][0] : 'start';
+		my %in = (start => 'module load or apply', loaded => 'module load or apply',
+			  notloaded => 'module load or apply', apply => 'apply',
+			  smoke => 'smoke check', reload => 'reload or undo', dmesg => 'undo',
+			  undo => 'module unload', undoout => 'module unload',
+			  applyout => 'module unload', applydmesg => 'module unload', busy => 'module unload');
+		my $step = $in{$last} // $last;
+		($stage, $cause, $detail) = ('crash', $rc == 124 ? "hang in $step" : "crash in $step",
 					     $crash_detail->());
 		$undo = '-';
 	} else {
