@@ -56,7 +56,7 @@ run_batch() {
 	# One guest at a time, also across runs: the machine has two cores.
 	(
 		flock 7
-		"$repo/tests/vm/run" --kernel "$abi" --timeout $((120 + 90 * $#)) \
+		"$repo/tests/vm/run" --kernel "$abi" --timeout $((120 + 60 * $#)) \
 			--console "$tag.console" "${mods[@]}" "${files[@]}" \
 			--file "$tag.d/batch.list" -- "$(cat "$lib/coverage-guest.sh")"
 	) 7>>"$cache/coverage/.vm.lock" >"$tag.out" 2>&1
