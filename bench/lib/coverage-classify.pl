@@ -8,6 +8,8 @@
 use strict;
 use warnings;
 
+# --match-kind DETAIL: just the kind of a run-pre mismatch.
+if (@ARGV == 2 && $ARGV[0] eq '--match-kind') { print match_kind($ARGV[1]), "\n"; exit 0; }
 my ($outf, $consf, $rc) = @ARGV;
 my (@order, %u);
 open my $o, '<', $outf or die "$outf: $!";
@@ -25,6 +27,9 @@ sub one { my @v = all(@_); return $v[0]; }
 # The kind of a run-pre mismatch, from the core's abort_detail.
 sub match_kind {
 	my ($d) = @_;
+	# A site the kernel rewrote at boot that matching did not accept.
+	return "rewrite: $1 site" if $d =~ /(\w+) site at \S+: running /;
+	return "rewrite: site ($1)" if $d =~ /site at \+0x[0-9a-f]+:? (unknown kind|bad length|bad reloc array|lacks its reloc|overlaps)/;
 	if ($d =~ /running ((?:[0-9a-f]{2} ?)+), expected/) {
 		my $b = $1;
 		return 'bytes: nop' if $b =~ /^(0f 1f|66 0f 1f|66 90|90)/;
