@@ -3,7 +3,8 @@
 # KSPLICE_COVERAGE_RANGE (--sample 30 --seed 1), applied to the stock kernel
 # of its first version: the tool runs to its end, every patch has a row with
 # a known stage, every update that applied was undone, none crashed the
-# guest.  The coverage figure is printed, not asserted.
+# guest.  The coverage figure is printed, not asserted.  About 7 minutes
+# with the sources and the prepared tree cached; 11-12 on a fresh cache.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/versions"
 set -u
