@@ -4,7 +4,8 @@
 # of its first version: the tool runs to its end, every patch has a row with
 # a known stage, every update that applied was undone, none crashed the
 # guest.  The coverage figure is printed, not asserted.  About 7 minutes
-# with the sources and the prepared tree cached; 11-12 on a fresh cache.
+# with the sources and the prepared tree cached; an estimated 11-12 on a
+# fresh cache (fetches, tree prepare, the diff of the trees).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/versions"
 set -u
