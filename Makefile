@@ -66,6 +66,11 @@ stress: all
 pause: all
 	bench/pause $(PAUSE_RUNS)
 
+# bench/coverage over all of Debian's update KSPLICE_COVERAGE_RANGE (hours;
+# a rerun resumes); COVERAGE_ARGS adds options, e.g. --sample 100 --seed 2.
+coverage: all
+	bench/coverage $(KSPLICE_COVERAGE_RANGE) $(COVERAGE_ARGS)
+
 demo:
 	scripts/demo
 
@@ -73,4 +78,4 @@ clean:
 	rm -rf bin src/lib/libksplice.a $(LIB_OBJS) $(CREATE_OBJS) src/*.o
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 
-.PHONY: all kmod check stress pause demo clean
+.PHONY: all kmod check stress pause coverage demo clean

@@ -31,6 +31,7 @@ struct options {
 	bool refs;			/* --refs: and where new code's go */
 	bool diff_cpp;			/* --diff-cpp PRE POST */
 	size_t max_units;
+	bool list_units;		/* --list-units */
 };
 
 struct work {

@@ -47,6 +47,8 @@ static __noreturn void usage(int status)
 		"  --keep         keep the work directory (printed) for inspection\n"
 		"  --max-units N  refuse a patch whose headers reach more than N units\n"
 		"                 (default %d): each is compiled twice\n"
+		"or:    ksplice-create [--build DIR] [--config FILE] --list-units SOURCE_DIR\n"
+		"  prints the C units (fs/proc/cmdline.o) the configuration builds\n"
 		"or:    ksplice-create --diff-objects PRE.o POST.o [--refs [--build DIR]]\n"
 		"  prints the functions that differ between two objects, as an update would see them\n"
 		"  --refs         and where each reference of their new code goes (exports\n"
@@ -81,6 +83,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "refs", no_argument, NULL, 'r' },
 		{ "diff-cpp", required_argument, NULL, 'P' },
+		{ "list-units", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -101,6 +104,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'P': o->diff_pre = optarg; o->diff_cpp = true; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg(optarg); break;
+		case 'l': o->list_units = true; break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
@@ -108,14 +112,17 @@ static void parse_args(int argc, char **argv, struct options *o)
 	if (o->debian) {
 		if (o->patch || o->diff_pre || optind != argc)
 			usage(2);
-	} else if (optind + 1 != argc || (!o->patch && !o->diff_pre)) {
+	} else if (optind + 1 != argc ||
+		   (!o->patch && !o->diff_pre && !o->list_units)) {
 		usage(2);
 	}
 	if (o->diff_pre)
 		return;
 	if (!o->max_units)
 		o->max_units = DEFAULT_MAX_UNITS;
-	if (!o->debian) {
+	if (o->list_units) {
+		o->source = argv[optind];
+	} else if (!o->debian) {
 		o->source = argv[optind];
 		o->patch = realpath(o->patch, NULL);
 		if (!o->patch)
@@ -386,6 +393,34 @@ static int diff_cpp_only(const char *pre_path, const char *post_path)
 	return 0;
 }
 
+/* --list-units: what the Kbuild dry run of the prepared tree lists. */
+static int list_units(struct work *w)
+{
+	struct strv units;
+	size_t i;
+
+	w->cache = cache_dir();
+	w->log = path_join(w->dir, "build.log");
+	w->tree.source = w->o->source;
+	w->tree.config = w->o->config;
+	w->tree.cc = build_config_cc(w->o->config);
+	if (!w->tree.cc)
+		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
+	if (tree_prepare(&w->tree, w->cache, w->log)) {
+		show_log_tail(w->log);
+		return error("preparing the kernel tree from %s failed", w->o->source);
+	}
+	if (tree_units(&w->tree, &units)) {
+		show_log_tail(w->log);
+		return error("Kbuild could not list the units of this configuration");
+	}
+	tree_release(&w->tree);
+	for (i = 0; i < units.nr; i++)
+		printf("%s\n", units.v[i]);
+	strv_free(&units);
+	return fflush(stdout) ? error_errno("cannot write the list") : 0;
+}
+
 static int diff_only(const struct options *o, const char *post_path)
 {
 	struct object pre, post;
@@ -429,6 +464,11 @@ int main(int argc, char **argv)
 	w.dir = make_temp_dir("ksplice-create");
 	if (!w.dir)
 		die_errno("cannot make a work directory");
+	if (o.list_units) {
+		ret = list_units(&w);
+		remove_tree(w.dir);
+		return ret ? 1 : 0;
+	}
 	ret = o.debian ? debian_patch(&o, w.dir) : 0;
 	if (!ret)
 		ret = create(&w);
