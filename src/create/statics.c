@@ -117,12 +117,31 @@ static bool same_contents(const struct symbol *a, const struct symbol *b)
 	return !memcmp(pa, pb, n);
 }
 
-static bool has_relocs(const struct symbol *s)
+/* Relocations at the same places, pointing at the same things? */
+static bool same_relocs(const struct object *pre, const struct symbol *a,
+			const struct object *post, const struct symbol *b)
 {
-	struct reloc *r;
+	struct reloc *ra, *rb;
+	size_t na, nb, i;
 
-	return elf_relocs_in(s->sec, s->st.st_value,
-			     s->st.st_value + s->st.st_size, &r) != 0;
+	na = elf_relocs_in(a->sec, a->st.st_value,
+			   a->st.st_value + a->st.st_size, &ra);
+	nb = elf_relocs_in(b->sec, b->st.st_value,
+			   b->st.st_value + b->st.st_size, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		if (ra[i].offset - a->st.st_value != rb[i].offset - b->st.st_value ||
+		    ra[i].type != rb[i].type)
+			return false;
+		diff_target(pre, &ra[i], &ta);
+		diff_target(post, &rb[i], &tb);
+		if (!diff_same_target(&ta, &tb))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -198,7 +217,8 @@ static void vote(struct symbol *s, const struct symbol *f,
 }
 
 /* A bound counterpart must be one the running variable can stand for. */
-static void check_bound(struct symbol *s)
+static void check_bound(const struct object *pre, const struct object *post,
+			struct symbol *s)
 {
 	const struct symbol *c = s->twin;
 
@@ -206,7 +226,7 @@ static void check_bound(struct symbol *s)
 		return;
 	if (!writable(s) || !writable(c)) {
 		if (writable(s) != writable(c) || !same_contents(s, c) ||
-		    has_relocs(s) || has_relocs(c))
+		    !same_relocs(pre, c, post, s))
 			s->local = LOCAL_NEW;
 	} else if (s->st.st_size != c->st.st_size) {
 		s->local = LOCAL_RESIZED;
@@ -264,7 +284,7 @@ void diff_pair_statics(const struct object *pre, struct object *post)
 		free(qr.v);
 	}
 	for (i = 0; i < post->nr_syms; i++)
-		check_bound(&post->syms[i]);
+		check_bound(pre, post, &post->syms[i]);
 	check_unique(post);
 }
 
