@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 20
+plan 25
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -98,3 +98,29 @@ is $? 1 "a flag that cannot be told from another is refused"
 like "$out" "new code of f2 refers to __already_done\\.[0-9]+: f2 has static locals __already_done before and after the patch" \
 	"  naming the variable and the function"
 unlike "$out" "kernel __already_done" "  nothing bound"
+
+# Two counters of one base name in one function: paired in order of first
+# reference, whatever their numbers.
+compile pair-pre <<'C'
+int f(int x) { static int a; a += x; { static int a; a -= 2 * x; return a; } }
+C
+compile pair-post <<'C'
+int g(int x) { static int a; a ^= x; return a; }
+int f(int x) { static int a; a += x + 1; { static int a; a -= 2 * x; return a; } }
+C
+pre_first=$(local_of pair-pre f) post_first=$(local_of pair-post f)
+out=$("$create" --diff-objects "$tmp/pair-pre.o" "$tmp/pair-post.o" --refs 2>&1)
+ok $? "diff runs on a function with two statics of one name"
+like "$out" "^static local $post_first of f: bound to the running $pre_first\$" \
+	"  the first referenced pairs with the first referenced"
+is "$(grep -c '^static local a\.[0-9]* of f: bound' <<<"$out")" 2 "  both are bound"
+
+# A counter whose type grew: the running variable is too small for new code.
+compile wide-post <<'C'
+int f1(int x) { static long a; a += x; return a; }
+int f2(int x) { static int a; a -= x; return a; }
+C
+out=$("$create" --diff-objects "$tmp/cnt-pre.o" "$tmp/wide-post.o" --refs 2>&1)
+is $? 1 "a static local that changed size is refused"
+like "$out" "refers to a\.[0-9]+: static local a\.[0-9]+ of f1 has another size than the running one" \
+	"  naming the variable and the function"
