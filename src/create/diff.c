@@ -98,7 +98,8 @@ static unsigned int imm_after(const struct section *code, unsigned long field)
 		return 0;
 	op = p[field - 2];
 	reg = (modrm >> 3) & 7;
-	if (field >= 3 && p[field - 3] == 0x0f)
+	/* 0f 80..8f is a jcc, which has no ModRM: that 0f ends the instruction before */
+	if (field >= 3 && p[field - 3] == 0x0f && (op < 0x80 || op > 0x8f))
 		return imm8_two_byte(op) ? 1 : 0;
 	opsize = field >= 3 && (p[field - 3] == 0x66 ||
 		 (field >= 4 && (p[field - 3] & 0xf0) == 0x40 &&

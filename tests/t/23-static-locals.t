@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 25
+plan 28
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -124,3 +124,21 @@ out=$("$create" --diff-objects "$tmp/cnt-pre.o" "$tmp/wide-post.o" --refs 2>&1)
 is $? 1 "a static local that changed size is refused"
 like "$out" "refers to a\.[0-9]+: static local a\.[0-9]+ of f1 has another size than the running one" \
 	"  naming the variable and the function"
+
+# `addl $1000,c(%rip)` says c-8: the field's four immediate bytes count
+# too, so `c-4` is a reference to the second of two counters side by side.
+ctr() { # STEP
+	cat <<C
+#define CTR static int c __attribute__((section(".data.ctr")))
+void f1(void) { CTR; c += $1; }
+void f2(void) { CTR; c += 1000; }
+C
+}
+ctr 1000 | compile imm-pre
+ctr 2000 | compile imm-post
+second=$(readelf -sW "$tmp/imm-pre.o" | awk '$8 ~ /^c\./ && $2 ~ /4$/ { print $8 }')
+like "$(objdump -dr "$tmp/imm-pre.o" | grep -A3 '<f1>:')" 'R_X86_64_PC32	\.data\.ctr-0x4' \
+	"the setup: f1's counter is the second of .data.ctr ($second), reached with an imm32"
+out=$("$create" --diff-objects "$tmp/imm-pre.o" "$tmp/imm-post.o" --refs 2>&1)
+like "$out" "^  f1\\+0x[0-9a-f]+ -> kernel $second-8\$" "  new f1 refers to its running counter"
+like "$out" "^static local c\\.[0-9]+ of f1: bound to the running $second\$" "  which it is bound to"
