@@ -177,6 +177,8 @@ static bool note_static(struct newobj *no, const struct symbol *f,
 			return no->statics[i]->local != LOCAL_AMBIGUOUS &&
 			       no->statics[i]->local != LOCAL_RESIZED;
 	GROW(no->statics, no->nr_statics);
+	GROW(no->static_users, no->nr_statics);
+	no->static_users[no->nr_statics] = f;
 	no->statics[no->nr_statics++] = s;
 	if (s->local != LOCAL_AMBIGUOUS && s->local != LOCAL_RESIZED)
 		return true;
@@ -194,7 +196,7 @@ void newobj_print_statics(const struct newobj *no, FILE *out,
 
 	for (i = 0; i < no->nr_statics; i++) {
 		const struct symbol *s = no->statics[i];
-		const char *f = s->user ? s->user->name : "?";
+		const char *f = no->static_users[i] ? no->static_users[i]->name : "?";
 
 		if (s->local == LOCAL_BOUND)
 			fprintf(out, "%sstatic local %s of %s: bound to the running %s\n",
@@ -594,5 +596,6 @@ void newobj_free(struct newobj *no)
 	free(no->undefs);
 	free(no->krelocs);
 	free(no->statics);
+	free(no->static_users);
 	free(no);
 }

@@ -50,6 +50,7 @@ struct newobj {
 	struct kreloc *krelocs;
 	size_t nr_krelocs;
 	const struct symbol **statics;	/* static locals new code refers to */
+	const struct symbol **static_users;	/* a new-code function using each */
 	size_t nr_statics;
 	int errors;
 };

@@ -20,8 +20,10 @@
  * A post static local no pre twin references is new: the update carries
  * it, initialised as the post object says, and never looks its name up in
  * the running kernel.  A read-only one (__func__.N, a const table) is
- * bound only when its bytes are the same and hold no relocation; else it
- * is carried too, which is always correct for constant data.
+ * bound to one of the same base name and the same bytes and relocations
+ * that the pre twin references, whichever (constants alike are
+ * interchangeable); else it is carried too, which is always correct for
+ * constant data, and never refused.
  *
  * Once flags (WARN_ONCE's __already_done.N in .data.once, __warned.N of
  * the RCU lockdep checks) follow the same rule: a flag of a warning the
@@ -202,7 +204,14 @@ static void vote(struct symbol *s, const struct symbol *f,
 		s->user = f;
 	of_base(post_refs, s, &lp, &idx);
 	of_base(pre_refs, s, &lq, NULL);
-	if (lq.n) {
+	if (!writable(s)) {
+		/* Constants of the same bytes are interchangeable. */
+		for (idx = 0; s->local != LOCAL_BOUND && idx < lq.n; idx++)
+			if (!writable(lq.v[idx]) && same_contents(s, lq.v[idx])) {
+				s->local = LOCAL_BOUND;
+				s->twin = (struct symbol *)lq.v[idx];
+			}
+	} else if (lq.n) {
 		c = pick(s, idx, &lp, &lq, &bad);
 		if (bad || (s->local == LOCAL_BOUND && s->twin != c)) {
 			s->local = LOCAL_AMBIGUOUS;
@@ -243,6 +252,8 @@ static void check_unique(struct object *post)
 	for (i = 0; i < post->nr_syms; i++) {
 		struct symbol *a = &post->syms[i];
 
+		if (a->local != LOCAL_BOUND || !writable(a))
+			continue;
 		for (j = i + 1; a->local == LOCAL_BOUND && j < post->nr_syms; j++) {
 			struct symbol *b = &post->syms[j];
 
