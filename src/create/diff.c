@@ -85,6 +85,70 @@ static const struct symbol *symbol_ending_at(const struct object *obj,
 	return NULL;
 }
 
+/* The section whose relocation table holds @r, or NULL (a copy). */
+static const struct section *reloc_section(const struct object *obj,
+					   const struct reloc *r)
+{
+	size_t i;
+
+	for (i = 0; i < obj->nr_secs; i++) {
+		const struct section *s = &obj->secs[i];
+
+		if (s->nr_relocs && r >= s->relocs && r < s->relocs + s->nr_relocs)
+			return s;
+	}
+	return NULL;
+}
+
+static bool imm8_two_byte(unsigned char op)
+{
+	return op == 0xba || op == 0xc2 || op == 0xc4 || op == 0xc5 ||
+	       op == 0xc6 || op == 0xa4 || op == 0xac ||
+	       (op >= 0x70 && op <= 0x73);
+}
+
+/*
+ * How many immediate bytes follow the RIP-relative field at @field of
+ * @code.  The CPU counts the distance from the instruction's end, so the
+ * assembler folded them into the addend too: `cmpb $0,x(%rip)` says x-5.
+ * Without this, a reference to the second of two adjacent one-byte once
+ * flags (.data.once) would be taken for one to the first.
+ */
+static unsigned int imm_after(const struct section *code, unsigned long field)
+{
+	const unsigned char *p;
+	unsigned char modrm, op, reg;
+	bool opsize;
+
+	if (!code || !code->data || !(code->sh.sh_flags & SHF_EXECINSTR) ||
+	    field < 2 || field + 4 > code->size)
+		return 0;
+	p = code->data;
+	modrm = p[field - 1];
+	if ((modrm & 0xc7) != 0x05)	/* no ModRM with disp32(%rip) */
+		return 0;
+	op = p[field - 2];
+	reg = (modrm >> 3) & 7;
+	/* 0f 80..8f is a jcc, which has no ModRM: that 0f ends the instruction before */
+	if (field >= 3 && p[field - 3] == 0x0f && (op < 0x80 || op > 0x8f))
+		return imm8_two_byte(op) ? 1 : 0;
+	opsize = field >= 3 && (p[field - 3] == 0x66 ||
+		 (field >= 4 && (p[field - 3] & 0xf0) == 0x40 &&
+		  p[field - 4] == 0x66));
+	switch (op) {
+	case 0x80: case 0x82: case 0x83: case 0xc0: case 0xc1:
+	case 0xc6: case 0x6b:
+		return 1;
+	case 0x81: case 0xc7: case 0x69:
+		return opsize ? 2 : 4;
+	case 0xf6:
+		return reg < 2 ? 1 : 0;
+	case 0xf7:
+		return reg < 2 ? (opsize ? 2 : 4) : 0;
+	}
+	return 0;
+}
+
 void diff_target(const struct object *obj, const struct reloc *r,
 		 struct target *t)
 {
@@ -102,7 +166,9 @@ void diff_target(const struct object *obj, const struct reloc *r,
 		t->addend = r->addend;
 		return;
 	}
-	at = addend + (elf_reloc_pc_relative(r->type) ? PC_BIAS : 0);
+	at = addend;
+	if (elf_reloc_pc_relative(r->type))
+		at += PC_BIAS + imm_after(reloc_section(obj, r), r->offset);
 	named = at >= 0 ? elf_symbol_at(obj, sec, at) : NULL;
 	if (!named)
 		named = elf_symbol_at(obj, sec, addend > 0 ? addend : 0);
@@ -121,22 +187,12 @@ void diff_target(const struct object *obj, const struct reloc *r,
 	t->addend = addend;
 }
 
-/* gcc numbers static locals per unit (offsets.67): the number may move. */
-static size_t numbered_base(const char *name)
-{
-	const char *dot = strrchr(name, '.');
-
-	if (!dot || !dot[1] || dot[strspn(dot + 1, "0123456789") + 1])
-		return 0;
-	return dot - name;
-}
-
 static bool same_numbered_local(const struct symbol *a, const struct symbol *b)
 {
-	size_t n = numbered_base(a->name);
+	size_t n = diff_numbered_base(a->name);
 
 	if (a->bind != STB_LOCAL || b->bind != STB_LOCAL ||
-	    !n || n != numbered_base(b->name) || strncmp(a->name, b->name, n) ||
+	    !n || n != diff_numbered_base(b->name) || strncmp(a->name, b->name, n) ||
 	    a->type != b->type || a->st.st_size != b->st.st_size ||
 	    !a->sec != !b->sec || !a->sec->data != !b->sec->data)
 		return false;
@@ -170,10 +226,13 @@ static bool label_table(const struct symbol *sym)
 	return inside;
 }
 
+/*
+ * A static local pairs through the functions referencing it (statics.c),
+ * never by its number; anything else by name.
+ */
 const struct symbol *diff_counterpart(const struct object *pre,
 				      const struct symbol *post)
 {
-	const struct symbol *numbered = NULL;
 	size_t i;
 
 	if (post->type == STT_FUNC)
@@ -181,17 +240,17 @@ const struct symbol *diff_counterpart(const struct object *pre,
 	/* The new code's own: the old table sends it into the old code. */
 	if (label_table(post))
 		return NULL;
+	if (diff_is_static_local(post))
+		return post->local == LOCAL_BOUND ? post->twin : NULL;
+	if (diff_numbered_base(post->name))
+		return NULL;
 	for (i = 0; i < pre->nr_syms; i++) {
 		const struct symbol *s = &pre->syms[i];
 
-		if (!s->sec || s->type == STT_SECTION)
-			continue;
-		if (!strcmp(s->name, post->name))
+		if (s->sec && s->type != STT_SECTION && !strcmp(s->name, post->name))
 			return s;
-		if (!numbered && same_numbered_local(s, post))
-			numbered = s;
 	}
-	return numbered;
+	return NULL;
 }
 
 /* The string a descriptor's field points at, or NULL. */
@@ -255,6 +314,10 @@ bool diff_same_target(const struct target *a, const struct target *b)
 {
 	if (!a->name != !b->name)
 		return false;
+	/* x.1 may be another function's x.1: numbers are no names. */
+	if (a->sym && b->sym && diff_is_static_local(b->sym) &&
+	    (b->sym->local == LOCAL_BOUND || b->sym->local == LOCAL_NEW))
+		return b->sym->twin == a->sym && a->addend == b->addend;
 	/* A renumbered clone: the pairing says, or the same bytes do. */
 	if (a->name && strcmp(a->name, b->name) &&
 	    !(a->sym && b->sym && (b->sym->twin == a->sym ||
@@ -537,6 +600,7 @@ int diff_objects(const struct object *pre, struct object *post,
 
 	memset(d, 0, sizeof(*d));
 	pair_functions(pre, post);
+	diff_pair_statics(pre, post);
 	for (i = 0; i < post->nr_syms; i++) {
 		struct symbol *b = &post->syms[i], *a = b->twin;
 

@@ -35,6 +35,23 @@ bool diff_same_target(const struct target *a, const struct target *b);
 const struct symbol *diff_counterpart(const struct object *pre,
 				      const struct symbol *post);
 
+/* What statics.c found for a post static local (symbol->local). */
+enum diff_local {
+	LOCAL_UNSEEN,		/* not a static local, or not paired yet */
+	LOCAL_NEW,		/* no counterpart: the update carries its own */
+	LOCAL_BOUND,		/* ->twin is its pre counterpart */
+	LOCAL_AMBIGUOUS,	/* the pre function has several it may be */
+	LOCAL_RESIZED,		/* its counterpart has another size */
+};
+
+/* x.N: a static local gcc numbered per unit.  Returns the length of x, or 0. */
+size_t diff_numbered_base(const char *name);
+bool diff_is_static_local(const struct symbol *s);
+/* Pairs post static locals with pre ones through the paired functions. */
+void diff_pair_statics(const struct object *pre, struct object *post);
+/* Why @s (LOCAL_AMBIGUOUS or LOCAL_RESIZED) cannot be bound, for an error. */
+const char *diff_local_problem(const struct symbol *s);
+
 enum change_kind { FUNC_CHANGED, FUNC_NEW };
 
 struct change {

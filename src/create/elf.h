@@ -37,6 +37,8 @@ struct symbol {
 	struct section *sec;		/* NULL when undefined or absolute */
 	unsigned char bind, type;
 	struct symbol *twin;		/* diff: its counterpart in the other object */
+	unsigned char local;		/* diff: a static local's pairing (diff.h) */
+	const struct symbol *user;	/* diff: a function referencing that local */
 };
 
 struct object {

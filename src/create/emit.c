@@ -507,6 +507,7 @@ int emit_update(const struct update *u, const char *dir)
 		nos[un] = newobj_build(u, un);
 		if (!nos[un])
 			goto out;
+		newobj_print_statics(nos[un], stderr, "  ");
 		snprintf(path, sizeof(path), "%s/new%zu.o_shipped", dir, un);
 		if (newobj_write(nos[un], path))
 			goto out;

@@ -187,6 +187,58 @@ static bool takes_replaced_address(const struct newobj *no, size_t fi,
 	return !elf_reloc_pc_relative(r->type) || !ends_branch(from, off);
 }
 
+/* The function whose new code (or special entry) a section of ours is. */
+static const struct symbol *from_func(const struct newobj *no, size_t fi)
+{
+	return no->secs[fi].func ? no->secs[fi].func : no->secs[0].func;
+}
+
+/*
+ * Notes a static local new code refers to, for the create output (see
+ * statics.c for how it was paired); false, with an error, when it
+ * cannot be bound safely.
+ */
+static bool note_static(struct newobj *no, const struct symbol *f,
+			const struct symbol *s)
+{
+	size_t i;
+
+	for (i = 0; i < no->nr_statics; i++)
+		if (no->statics[i] == s)
+			return no->statics[i]->local != LOCAL_AMBIGUOUS &&
+			       no->statics[i]->local != LOCAL_RESIZED;
+	GROW(no->statics, no->nr_statics);
+	GROW(no->static_users, no->nr_statics);
+	no->static_users[no->nr_statics] = f;
+	no->statics[no->nr_statics++] = s;
+	if (s->local != LOCAL_AMBIGUOUS && s->local != LOCAL_RESIZED)
+		return true;
+	error("%s: new code of %s refers to %s: %s; refusing rather than binding it to another variable",
+	      no->unit->source, f ? f->name : "?", s->name,
+	      diff_local_problem(s));
+	no->errors++;
+	return false;
+}
+
+void newobj_print_statics(const struct newobj *no, FILE *out,
+			  const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < no->nr_statics; i++) {
+		const struct symbol *s = no->statics[i];
+		const char *f = no->static_users[i] ? no->static_users[i]->name : "?";
+
+		if (s->local == LOCAL_BOUND)
+			fprintf(out, "%sstatic local %s of %s: bound to the running %s\n",
+				prefix, s->name, f, s->twin->name);
+		else if (s->local == LOCAL_NEW)
+			fprintf(out, "%sstatic local %s of %s: new, carried (%s)\n",
+				prefix, s->name, f, s->sec->data ?
+				"initialised as the post object says" : "zero");
+	}
+}
+
 /* Decides where one reference of new code goes; see the file comment. */
 static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		     unsigned long bias)
@@ -198,13 +250,18 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 	struct target t;
 	int i = -1;
 
-	if (s->sec)
+	diff_target(&no->unit->post, r, &t);
+	if (t.sym && diff_is_static_local(t.sym) && !is_dyndbg(t.sym) &&
+	    !note_static(no, from_func(no, fi), t.sym))
+		return;
+	/* A bound static is the running one, though a new one carried its section. */
+	if (s->sec && !(t.sym && diff_is_static_local(t.sym) &&
+			t.sym->local == LOCAL_BOUND))
 		i = find_included(no, s->sec, base + r->addend + (long)bias);
 	if (i >= 0 && takes_replaced_address(no, fi, r, i,
 					     base + r->addend + (long)bias))
 		i = -1;
 	if (i < 0) {
-		diff_target(&no->unit->post, r, &t);
 		if (!t.name)
 			i = include_section(no, t.sec);
 		else if (is_dyndbg(t.sym))
@@ -555,6 +612,7 @@ void newobj_print_refs(const struct newobj *no, FILE *out)
 		fprintf(out, "  %s+%#lx -> kernel %s%+ld\n",
 			no->krelocs[k].func->name, no->krelocs[k].offset,
 			no->krelocs[k].name, no->krelocs[k].addend);
+	newobj_print_statics(no, out, "");
 }
 
 void newobj_free(struct newobj *no)
@@ -571,5 +629,7 @@ void newobj_free(struct newobj *no)
 	free(no->secs);
 	free(no->undefs);
 	free(no->krelocs);
+	free(no->statics);
+	free(no->static_users);
 	free(no);
 }

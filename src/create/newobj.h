@@ -49,6 +49,9 @@ struct newobj {
 	size_t nr_undefs;
 	struct kreloc *krelocs;
 	size_t nr_krelocs;
+	const struct symbol **statics;	/* static locals new code refers to */
+	const struct symbol **static_users;	/* a new-code function using each */
+	size_t nr_statics;
 	int errors;
 };
 
@@ -60,6 +63,8 @@ void newobj_print_ksplice_relocs(const struct newobj *no,
 				 const char *prefix);
 size_t newobj_count_ksplice_relocs(const struct newobj *no,
 				   const struct symbol *post);
+void newobj_print_statics(const struct newobj *no, FILE *out,
+			  const char *prefix);
 void newobj_print_refs(const struct newobj *no, FILE *out);
 void newobj_free(struct newobj *no);
 

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Static locals of new code: which running variable each one is.
+ *
+ * gcc names a function's static variable x.N, numbering them per unit in
+ * the order it meets them, so a static added or removed by the patch
+ * shifts the numbers of those after it: post's x.21 may be another
+ * function's x than pre's x.21.  Binding new code to another function's
+ * variable corrupts data silently, so the number is never used.  As
+ * kpatch does, a post static local is paired through the function that
+ * references it: with the static of the same base name that the
+ * function's pre twin references.  When that twin references several of
+ * the base name, they pair in order of first reference if both sides have
+ * as many, else by identical initial contents if only one pre candidate
+ * has them; else, or when two functions referencing it disagree, or two
+ * post statics claim one pre static, it is ambiguous, and new code that
+ * refers to it is refused.  A writable counterpart of another size is
+ * refused too (new code would read or write past the running variable).
+ *
+ * A post static local no pre twin references is new: the update carries
+ * it, initialised as the post object says, and never looks its name up in
+ * the running kernel.  A read-only one (__func__.N, a const table) is
+ * bound to one of the same base name and the same bytes and relocations
+ * that the pre twin references, whichever (constants alike are
+ * interchangeable); else it is carried too, which is always correct for
+ * constant data, and never refused.
+ *
+ * Once flags (WARN_ONCE's __already_done.N in .data.once, __warned.N of
+ * the RCU lockdep checks) follow the same rule: a flag of a warning the
+ * pre function had stays bound (a warning that already fired stays
+ * quiet); a new warning's flag is new and starts clear.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "util.h"
+
+size_t diff_numbered_base(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	if (!dot || !dot[1] || dot[strspn(dot + 1, "0123456789") + 1])
+		return 0;
+	return dot - name;
+}
+
+/* Dynamic-debug descriptors are always carried (newobj.c) and compared by call site. */
+bool diff_is_static_local(const struct symbol *s)
+{
+	return s->bind == STB_LOCAL && s->type == STT_OBJECT && s->sec &&
+	       strcmp(s->sec->name, "__dyndbg") && diff_numbered_base(s->name);
+}
+
+static bool same_base(const struct symbol *a, const struct symbol *b)
+{
+	size_t n = diff_numbered_base(a->name);
+
+	return n && n == diff_numbered_base(b->name) &&
+	       !strncmp(a->name, b->name, n);
+}
+
+struct locals {
+	const struct symbol **v;
+	size_t n;
+};
+
+/* The static locals @f references, each once, in order of first reference. */
+static void referenced(const struct object *obj, const struct symbol *f,
+		       struct locals *out)
+{
+	unsigned long start = f->st.st_value;
+	struct reloc *r;
+	size_t n, i, k;
+
+	out->v = NULL;
+	out->n = 0;
+	n = elf_relocs_in(f->sec, start, start + f->st.st_size, &r);
+	for (i = 0; i < n; i++) {
+		struct target t;
+
+		diff_target(obj, &r[i], &t);
+		if (!t.sym || !diff_is_static_local(t.sym))
+			continue;
+		for (k = 0; k < out->n && out->v[k] != t.sym; k++)
+			;
+		if (k < out->n)
+			continue;
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = t.sym;
+	}
+}
+
+static bool writable(const struct symbol *s)
+{
+	return s->sec->sh.sh_flags & SHF_WRITE;
+}
+
+static bool zero(const unsigned char *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* Same size and initial bytes (.bss holds zeros)? */
+static bool same_contents(const struct symbol *a, const struct symbol *b)
+{
+	size_t n = a->st.st_size;
+	const unsigned char *pa, *pb;
+
+	if (n != b->st.st_size)
+		return false;
+	pa = a->sec->data ? a->sec->data + a->st.st_value : NULL;
+	pb = b->sec->data ? b->sec->data + b->st.st_value : NULL;
+	if (!pa || !pb)
+		return (!pa || zero(pa, n)) && (!pb || zero(pb, n));
+	return !memcmp(pa, pb, n);
+}
+
+/* Relocations at the same places, pointing at the same things? */
+static bool same_relocs(const struct object *pre, const struct symbol *a,
+			const struct object *post, const struct symbol *b)
+{
+	struct reloc *ra, *rb;
+	size_t na, nb, i;
+
+	na = elf_relocs_in(a->sec, a->st.st_value,
+			   a->st.st_value + a->st.st_size, &ra);
+	nb = elf_relocs_in(b->sec, b->st.st_value,
+			   b->st.st_value + b->st.st_size, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		if (ra[i].offset - a->st.st_value != rb[i].offset - b->st.st_value ||
+		    ra[i].type != rb[i].type)
+			return false;
+		diff_target(pre, &ra[i], &ta);
+		diff_target(post, &rb[i], &tb);
+		if (!diff_same_target(&ta, &tb))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The pre counterpart of @s, the @idx-th of @post's statics of its base
+ * that a function references, among @pre's of its twin; NULL with
+ * *@bad set when it cannot be told.
+ */
+static const struct symbol *pick(const struct symbol *s, size_t idx,
+				 const struct locals *post,
+				 const struct locals *pre, bool *bad)
+{
+	const struct symbol *c = NULL;
+	size_t i;
+
+	if (post->n == pre->n)
+		return pre->v[idx];
+	for (i = 0; i < pre->n; i++) {
+		if (!same_contents(s, pre->v[i]))
+			continue;
+		if (c) {
+			*bad = true;
+			return NULL;
+		}
+		c = pre->v[i];
+	}
+	if (!c)
+		*bad = true;
+	return c;
+}
+
+/* Keeps only the statics of @s's base name, their order kept. */
+static void of_base(const struct locals *all, const struct symbol *s,
+		    struct locals *out, size_t *idx)
+{
+	size_t i;
+
+	out->v = xcalloc(all->n ? all->n : 1, sizeof(*out->v));
+	out->n = 0;
+	for (i = 0; i < all->n; i++) {
+		if (!same_base(all->v[i], s))
+			continue;
+		if (idx && all->v[i] == s)
+			*idx = out->n;
+		out->v[out->n++] = all->v[i];
+	}
+}
+
+/* One function pair's say on @s. */
+static void vote(struct symbol *s, const struct symbol *f,
+		 const struct locals *post_refs, const struct locals *pre_refs)
+{
+	struct locals lp, lq;
+	const struct symbol *c;
+	bool bad = false;
+	size_t idx = 0;
+
+	if (!s->user)
+		s->user = f;
+	of_base(post_refs, s, &lp, &idx);
+	of_base(pre_refs, s, &lq, NULL);
+	if (!writable(s)) {
+		/* Constants of the same bytes are interchangeable. */
+		for (idx = 0; s->local != LOCAL_BOUND && idx < lq.n; idx++)
+			if (!writable(lq.v[idx]) && same_contents(s, lq.v[idx])) {
+				s->local = LOCAL_BOUND;
+				s->twin = (struct symbol *)lq.v[idx];
+			}
+	} else if (lq.n) {
+		c = pick(s, idx, &lp, &lq, &bad);
+		if (bad || (s->local == LOCAL_BOUND && s->twin != c)) {
+			s->local = LOCAL_AMBIGUOUS;
+			s->user = f;
+		} else if (s->local != LOCAL_AMBIGUOUS) {
+			s->local = LOCAL_BOUND;
+			s->twin = (struct symbol *)c;
+		}
+	}
+	free(lp.v);
+	free(lq.v);
+}
+
+/* A bound counterpart must be one the running variable can stand for. */
+static void check_bound(const struct object *pre, const struct object *post,
+			struct symbol *s)
+{
+	const struct symbol *c = s->twin;
+
+	if (s->local != LOCAL_BOUND)
+		return;
+	if (!writable(s) || !writable(c)) {
+		if (writable(s) != writable(c) || !same_contents(s, c) ||
+		    !same_relocs(pre, c, post, s))
+			s->local = LOCAL_NEW;
+	} else if (s->st.st_size != c->st.st_size) {
+		s->local = LOCAL_RESIZED;
+	}
+	if (s->local != LOCAL_BOUND)
+		s->twin = NULL;
+}
+
+/* Two post statics bound to one pre static: neither can be trusted. */
+static void check_unique(struct object *post)
+{
+	size_t i, j;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *a = &post->syms[i];
+
+		if (a->local != LOCAL_BOUND || !writable(a))
+			continue;
+		for (j = i + 1; a->local == LOCAL_BOUND && j < post->nr_syms; j++) {
+			struct symbol *b = &post->syms[j];
+
+			if (b->local == LOCAL_BOUND && b->twin == a->twin) {
+				a->local = b->local = LOCAL_AMBIGUOUS;
+				a->twin = b->twin = NULL;
+			}
+		}
+	}
+}
+
+void diff_pair_statics(const struct object *pre, struct object *post)
+{
+	size_t i, k;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *s = &post->syms[i];
+
+		if (!diff_is_static_local(s))
+			continue;
+		s->local = LOCAL_NEW;
+		s->twin = NULL;
+		s->user = NULL;
+	}
+	for (i = 0; i < post->nr_syms; i++) {
+		const struct symbol *f = &post->syms[i];
+		struct locals pr, qr;
+
+		if (!elf_is_function(f) || !f->st.st_size)
+			continue;
+		referenced(post, f, &pr);
+		if (f->twin && f->twin->st.st_size)
+			referenced(pre, f->twin, &qr);
+		else
+			qr = (struct locals){ NULL, 0 };
+		for (k = 0; k < pr.n; k++)
+			vote((struct symbol *)pr.v[k], f, &pr, &qr);
+		free(pr.v);
+		free(qr.v);
+	}
+	for (i = 0; i < post->nr_syms; i++)
+		check_bound(pre, post, &post->syms[i]);
+	check_unique(post);
+}
+
+const char *diff_local_problem(const struct symbol *s)
+{
+	static char buf[512];
+	size_t n = diff_numbered_base(s->name);
+	const char *f = s->user ? s->user->name : "?";
+
+	if (s->local == LOCAL_RESIZED)
+		snprintf(buf, sizeof(buf),
+			 "static local %s of %s has another size than the running one",
+			 s->name, f);
+	else
+		snprintf(buf, sizeof(buf),
+			 "%s has static locals %.*s before and after the patch, and which is which cannot be told (gcc numbers them per unit)",
+			 f, (int)n, s->name);
+	return buf;
+}
