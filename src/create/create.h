@@ -10,6 +10,7 @@
 #include "build.h"
 #include "emit.h"
 #include "patchfile.h"
+#include "update-file.h"
 #include "util.h"
 
 /* A header in many units: each takes seconds to compile, twice. */
@@ -41,7 +42,12 @@ struct work {
 	struct exports exports;
 	struct load_syms load_syms;
 	char *cache;			/* ~/.cache/ksplice */
+	struct manifest_inputs in;	/* what it is built from */
 };
+
+/* inputs.c */
+int inputs_record(struct work *w);
+char *inputs_id(const struct work *w);
 
 /* units.c */
 int units_pick(struct work *w);

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -41,7 +40,7 @@ static __noreturn void usage(int status)
 		"                 and cached; the running kernel is built from A\n"
 		"  --build DIR    the target kernel's build dir (default /lib/modules/$(uname -r)/build)\n"
 		"  --config FILE  its configuration (default DIR/.config)\n"
-		"  --id ID        the update's id, [0-9a-z_] (default: random)\n"
+		"  --id ID        the update's id, [0-9a-z_] (default: a hash of the inputs)\n"
 		"  -o DIR         where to write ksplice-ID.tar.gz (default: .)\n"
 		"  --keep         keep the work directory (printed) for inspection\n"
 		"  --max-units N  refuse a patch whose headers reach more than N units\n"
@@ -128,13 +127,19 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->outdir = ".";
 }
 
-static char *random_id(void)
+/*
+ * The reproducible-builds conventions for everything we build: no time,
+ * user, host or locale of this machine ends up in the modules (the work
+ * directory is mapped away by kbuild_module()).
+ */
+static void reproducible_env(void)
 {
-	unsigned char b[3];
-
-	if (getrandom(b, sizeof(b), 0) != sizeof(b))
-		die_errno("getrandom");
-	return xasprintf("%02x%02x%02x", b[0], b[1], b[2]);
+	setenv("SOURCE_DATE_EPOCH", "0", 1);
+	setenv("KBUILD_BUILD_TIMESTAMP", "Thu Jan  1 00:00:00 UTC 1970", 1);
+	setenv("KBUILD_BUILD_USER", "ksplice", 1);
+	setenv("KBUILD_BUILD_HOST", "ksplice", 1);
+	setenv("LC_ALL", "C", 1);
+	setenv("TZ", "UTC", 1);
 }
 
 static char *cache_dir(void)
@@ -311,6 +316,10 @@ static int create(struct work *w)
 	w->tree.cc = build_config_cc(w->o->config);
 	if (!w->tree.cc)
 		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
+	if (inputs_record(w))
+		return -1;
+	if (!w->update.id)
+		w->update.id = inputs_id(w);
 	fprintf(stderr, "ksplice-create: update %s for %s\n", w->update.id, w->release);
 	if (tree_prepare(&w->tree, w->cache, w->log)) {
 		show_log_tail(w->log);
@@ -383,10 +392,12 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	if (o.diff_pre)
 		return diff_only(&o, argv[optind]) ? 1 : 0;
-	w.update.id = o.id ? o.id : random_id();
-	if (!update_id_valid(w.update.id))
-		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", w.update.id,
+	/* Without --id, the id is a hash of the inputs (create()). */
+	w.update.id = o.id;
+	if (o.id && !update_id_valid(o.id))
+		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", o.id,
 		    KSPLICE_ID_MAX);
+	reproducible_env();
 	w.dir = make_temp_dir("ksplice-create");
 	if (!w.dir)
 		die_errno("cannot make a work directory");

@@ -214,6 +214,7 @@ int package_write(struct work *w)
 	char *out = xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
 	char real[PATH_MAX];
 	size_t i, j;
+	int ret;
 
 	/* What INSTALL_MOD_STRIP=1 does: the target has no use for DWARF. */
 	for (i = 0; files[i]; i++) {
@@ -228,6 +229,7 @@ int package_write(struct work *w)
 	m.kernel_release = xstrdup(w->release);
 	m.target = targets_list(&w->update);
 	m.created_by = xstrdup("ksplice-create");
+	m.in = w->in;		/* shared, not freed by manifest_free() */
 	for (i = 0; i < w->update.nr_units; i++)
 		for (j = 0; j < w->update.units[i].diff.nr_changes; j++)
 			if (w->update.units[i].diff.changes[j].kind == FUNC_CHANGED)
@@ -236,9 +238,11 @@ int package_write(struct work *w)
 	for (i = 0; i < w->load_syms.nr; i++)
 		manifest_add_load_sym(&m, w->load_syms.targets[i],
 				      w->load_syms.names[i]);
-	if (update_file_write(out, &m, files))
-		return -1;
+	ret = update_file_write(out, &m, files);
+	memset(&m.in, 0, sizeof(m.in));
 	manifest_free(&m);
+	if (ret)
+		return -1;
 	printf("%s\n", realpath(out, real) ? real : out);
 	return 0;
 }

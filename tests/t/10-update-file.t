@@ -30,7 +30,7 @@ my $helper = "$tmp/update-file-test";
 system('cc', qw(-std=gnu11 -Wall -Wextra -Wno-unused-parameter
 		-Wno-sign-compare -Iinclude -Isrc/lib -D_GNU_SOURCE -o),
        $helper, 'tests/unit/update-file-test.c', 'src/lib/libksplice.a',
-       '-larchive') == 0
+       '-larchive', '-lcrypto') == 0
 	or BAIL_OUT('cannot build tests/unit/update-file-test.c');
 
 sub slurp {
