@@ -28,6 +28,7 @@ struct options {
 	const char *diff_pre;		/* --diff-objects PRE POST */
 	bool refs;			/* --refs: and where new code's go */
 	size_t max_units;
+	const char *verify;		/* --verify UPDATE */
 };
 
 struct work {
@@ -57,8 +58,14 @@ int units_diff(struct work *w);
 /* package.c */
 int package_build(struct work *w, const char *data);
 int package_write(struct work *w);
+char *update_file_path(const struct work *w);
 
 /* main.c */
 void show_log_tail(const char *log);
+int debian_patch(struct options *o, const char *workdir);
+int create(struct work *w);
+
+/* verify.c */
+int verify_update(struct work *w, const char *path);
 
 #endif

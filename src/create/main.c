@@ -49,6 +49,10 @@ static __noreturn void usage(int status)
 		"  prints the functions that differ between two objects, as an update would see them\n"
 		"  --refs         and where each reference of their new code goes (exports\n"
 		"                 from DIR/Module.symvers when --build is given)\n"
+		"or:    ksplice-create --verify UPDATE [--build DIR] [--config FILE] [--patch FILE SOURCE_DIR]\n"
+		"  builds UPDATE again from the inputs its manifest records (fetching the\n"
+		"  Debian sources of an update made with --debian; an update made with\n"
+		"  --patch needs that patch and source) and says 'identical' or what differs\n"
 		"The last line of output is the update file's path.\n",
 		DEFAULT_MAX_UNITS);
 	exit(status);
@@ -76,6 +80,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "max-units", required_argument, NULL, 'm' },
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "refs", no_argument, NULL, 'r' },
+		{ "verify", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -93,13 +98,19 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'k': o->keep = true; break;
 		case 'd': o->diff_pre = optarg; break;
 		case 'r': o->refs = true; break;
+		case 'V': o->verify = optarg; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg(optarg); break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
 	}
-	if (o->debian) {
+	if (o->verify) {
+		/* --patch FILE SOURCE for an update made with --patch */
+		if (o->debian || o->diff_pre || o->id ||
+		    optind + !!o->patch != argc)
+			usage(2);
+	} else if (o->debian) {
 		if (o->patch || o->diff_pre || optind != argc)
 			usage(2);
 	} else if (optind + 1 != argc || (!o->patch && !o->diff_pre)) {
@@ -109,7 +120,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		return;
 	if (!o->max_units)
 		o->max_units = DEFAULT_MAX_UNITS;
-	if (!o->debian) {
+	if (o->patch) {
 		o->source = argv[optind];
 		o->patch = realpath(o->patch, NULL);
 		if (!o->patch)
@@ -219,7 +230,7 @@ static char *fetch_source(const char *version)
  * a/ and b/ (links in the work directory) so that it applies with -p1;
  * the source is tree A.
  */
-static int debian_patch(struct options *o, const char *workdir)
+int debian_patch(struct options *o, const char *workdir)
 {
 	const char *sep = strstr(o->debian, "..");
 	char *a, *b, *ta = NULL, *tb = NULL, *la, *lb, *patch;
@@ -305,7 +316,7 @@ static int read_release(struct work *w)
 	return 0;
 }
 
-static int create(struct work *w)
+int create(struct work *w)
 {
 	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
@@ -401,9 +412,10 @@ int main(int argc, char **argv)
 	w.dir = make_temp_dir("ksplice-create");
 	if (!w.dir)
 		die_errno("cannot make a work directory");
-	ret = o.debian ? debian_patch(&o, w.dir) : 0;
-	if (!ret)
-		ret = create(&w);
+	if (o.verify)
+		ret = verify_update(&w, o.verify);
+	else
+		ret = (o.debian ? debian_patch(&o, w.dir) : 0) || create(&w);
 	if (o.keep || ret)
 		fprintf(stderr, "ksplice-create: work directory kept: %s\n", w.dir);
 	else

@@ -130,7 +130,7 @@ static int build_core(struct work *w, const char *core, const char *core_kmod)
 		free(cached);
 		return 0;
 	}
-	fprintf(stderr, "  building the core module\n");
+	fprintf(stderr, "  building the core module (for %s)\n", cached);
 	if (kbuild_module(w->o->build, core_kmod, NULL, w->log)) {
 		show_log_tail(w->log);
 		free(cached);
@@ -205,13 +205,18 @@ static char *targets_list(const struct update *u)
 	return list;
 }
 
+char *update_file_path(const struct work *w)
+{
+	return xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
+}
+
 int package_write(struct work *w)
 {
 	struct manifest m;
 	char *ko = xstrdup(ko_path(w));
 	char *core = xasprintf("%s/core/kmod/ksplice.ko", w->dir);
 	const char *files[] = { ko, core, NULL };
-	char *out = xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
+	char *out = update_file_path(w);
 	char real[PATH_MAX];
 	size_t i, j;
 	int ret;
@@ -243,7 +248,8 @@ int package_write(struct work *w)
 	manifest_free(&m);
 	if (ret)
 		return -1;
-	printf("%s\n", realpath(out, real) ? real : out);
+	if (!w->o->verify)
+		printf("%s\n", realpath(out, real) ? real : out);
 	return 0;
 }
 
