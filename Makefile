@@ -6,6 +6,8 @@ CFLAGS	?= -O2 -g
 CFLAGS	+= -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	   -Iinclude -Isrc/lib -D_GNU_SOURCE
 KDIR	?= /usr/src/linux-headers-$(KSPLICE_KERNEL_ABI)
+# Recorded in each update's manifest and part of its id.
+KSPLICE_VERSION	?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 LIB_SRCS	:= $(wildcard src/lib/*.c)
 LIB_OBJS	:= $(LIB_SRCS:.c=.o)
@@ -26,18 +28,22 @@ src/lib/libksplice.a: $(LIB_OBJS)
 
 bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive
+	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive -lcrypto
 
 bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive
+	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive -lcrypto
 
 bin/ksplice-%: src/ksplice-%.o src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -larchive
+	$(CC) $(CFLAGS) -o $@ $^ -larchive -lcrypto
 
 %.o: %.c $(wildcard include/*.h src/lib/*.h src/create/*.h)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+src/create/inputs.o: CFLAGS += -DKSPLICE_VERSION='"$(KSPLICE_VERSION)"'
+src/create/inputs.o: .FORCE
+.FORCE:
 
 # The kernel core, built against the target's build dir (Kbuild).
 kmod:

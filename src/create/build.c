@@ -455,9 +455,14 @@ int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
 	char *m = xasprintf("M=%s", dir);
 	char *extra = xasprintf("KBUILD_EXTRA_SYMBOLS=%s",
 				extra_symvers ? extra_symvers : "");
-	char *argv[] = { "make", "-C", (char *)build, m, extra, "modules", NULL };
+	/* The temporary work dir must not show in __FILE__ of the module. */
+	char *map = xasprintf("KCFLAGS=-ffile-prefix-map=%s=/ksplice/%s", dir,
+			      strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
+	char *argv[] = { "make", "-C", (char *)build, m, extra, map, "modules",
+			 NULL };
 	int ret = run_logged(argv, log);
 
+	free(map);
 	free(m);
 	free(extra);
 	return ret;

@@ -10,6 +10,7 @@
 #include "build.h"
 #include "emit.h"
 #include "patchfile.h"
+#include "update-file.h"
 #include "util.h"
 
 /*
@@ -32,6 +33,7 @@ struct options {
 	bool diff_cpp;			/* --diff-cpp PRE POST */
 	size_t max_units;
 	bool list_units;		/* --list-units */
+	const char *verify;		/* --verify UPDATE */
 };
 
 struct work {
@@ -46,7 +48,12 @@ struct work {
 	struct exports exports;
 	struct load_syms load_syms;
 	char *cache;			/* ~/.cache/ksplice */
+	struct manifest_inputs in;	/* what it is built from */
 };
+
+/* inputs.c */
+int inputs_record(struct work *w);
+char *inputs_id(const struct work *w);
 
 /* units.c */
 int units_pick(struct work *w);
@@ -61,8 +68,14 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 /* package.c */
 int package_build(struct work *w, const char *data);
 int package_write(struct work *w);
+char *update_file_path(const struct work *w);
 
 /* main.c */
 void show_log_tail(const char *log);
+int debian_patch(struct options *o, const char *workdir);
+int create(struct work *w);
+
+/* verify.c */
+int verify_update(struct work *w, const char *path);
 
 #endif

@@ -442,6 +442,8 @@ static void add_change(struct diff *d, enum change_kind kind,
 
 	d->changes = xrealloc(d->changes, (d->nr_changes + 1) * sizeof(*c));
 	c = &d->changes[d->nr_changes++];
+	/* All of it: a stray ->twin would be random flags in the update. */
+	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->pre = pre;
 	c->post = post;

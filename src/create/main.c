@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -42,7 +41,7 @@ static __noreturn void usage(int status)
 		"                 and cached; the running kernel is built from A\n"
 		"  --build DIR    the target kernel's build dir (default /lib/modules/$(uname -r)/build)\n"
 		"  --config FILE  its configuration (default DIR/.config)\n"
-		"  --id ID        the update's id, [0-9a-z_] (default: random)\n"
+		"  --id ID        the update's id, [0-9a-z_] (default: a hash of the inputs)\n"
 		"  -o DIR         where to write ksplice-ID.tar.gz (default: .)\n"
 		"  --keep         keep the work directory (printed) for inspection\n"
 		"  --max-units N  refuse a patch whose headers reach more than N units\n"
@@ -55,6 +54,10 @@ static __noreturn void usage(int status)
 		"                 from DIR/Module.symvers when --build is given)\n"
 		"or:    ksplice-create --diff-cpp PRE.i POST.i\n"
 		"  says whether two preprocessed units can compile to different code, and why\n"
+		"or:    ksplice-create --verify UPDATE [--build DIR] [--config FILE] [--patch FILE SOURCE_DIR]\n"
+		"  builds UPDATE again from the inputs its manifest records (fetching the\n"
+		"  Debian sources of an update made with --debian; an update made with\n"
+		"  --patch needs that patch and source) and says 'identical' or what differs\n"
 		"The last line of output is the update file's path.\n",
 		DEFAULT_MAX_UNITS);
 	exit(status);
@@ -84,6 +87,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "refs", no_argument, NULL, 'r' },
 		{ "diff-cpp", required_argument, NULL, 'P' },
 		{ "list-units", no_argument, NULL, 'l' },
+		{ "verify", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,6 +106,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'd': o->diff_pre = optarg; break;
 		case 'r': o->refs = true; break;
 		case 'P': o->diff_pre = optarg; o->diff_cpp = true; break;
+		case 'V': o->verify = optarg; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg(optarg); break;
 		case 'l': o->list_units = true; break;
@@ -109,7 +114,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 		default: usage(2);
 		}
 	}
-	if (o->debian) {
+	if (o->verify) {
+		/* --patch FILE SOURCE for an update made with --patch */
+		if (o->debian || o->diff_pre || o->id ||
+		    optind + !!o->patch != argc)
+			usage(2);
+	} else if (o->debian) {
 		if (o->patch || o->diff_pre || optind != argc)
 			usage(2);
 	} else if (optind + 1 != argc ||
@@ -122,7 +132,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->max_units = DEFAULT_MAX_UNITS;
 	if (o->list_units) {
 		o->source = argv[optind];
-	} else if (!o->debian) {
+	} else if (o->patch) {
 		o->source = argv[optind];
 		o->patch = realpath(o->patch, NULL);
 		if (!o->patch)
@@ -153,13 +163,19 @@ static void check_outdir(const char *dir)
 		die_errno("-o %s: cannot write there", dir);
 }
 
-static char *random_id(void)
+/*
+ * The reproducible-builds conventions for everything we build: no time,
+ * user, host or locale of this machine ends up in the modules (the work
+ * directory is mapped away by kbuild_module()).
+ */
+static void reproducible_env(void)
 {
-	unsigned char b[3];
-
-	if (getrandom(b, sizeof(b), 0) != sizeof(b))
-		die_errno("getrandom");
-	return xasprintf("%02x%02x%02x", b[0], b[1], b[2]);
+	setenv("SOURCE_DATE_EPOCH", "0", 1);
+	setenv("KBUILD_BUILD_TIMESTAMP", "Thu Jan  1 00:00:00 UTC 1970", 1);
+	setenv("KBUILD_BUILD_USER", "ksplice", 1);
+	setenv("KBUILD_BUILD_HOST", "ksplice", 1);
+	setenv("LC_ALL", "C", 1);
+	setenv("TZ", "UTC", 1);
 }
 
 static char *cache_dir(void)
@@ -239,7 +255,7 @@ static char *fetch_source(const char *version)
  * a/ and b/ (links in the work directory) so that it applies with -p1;
  * the source is tree A.
  */
-static int debian_patch(struct options *o, const char *workdir)
+int debian_patch(struct options *o, const char *workdir)
 {
 	const char *sep = strstr(o->debian, "..");
 	char *a, *b, *ta = NULL, *tb = NULL, *la, *lb, *patch;
@@ -325,7 +341,7 @@ static int read_release(struct work *w)
 	return 0;
 }
 
-static int create(struct work *w)
+int create(struct work *w)
 {
 	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
@@ -336,6 +352,10 @@ static int create(struct work *w)
 	w->tree.cc = build_config_cc(w->o->config);
 	if (!w->tree.cc)
 		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
+	if (inputs_record(w))
+		return -1;
+	if (!w->update.id)
+		w->update.id = inputs_id(w);
 	fprintf(stderr, "ksplice-create: update %s for %s\n", w->update.id, w->release);
 	if (tree_prepare(&w->tree, w->cache, w->log)) {
 		show_log_tail(w->log);
@@ -457,10 +477,12 @@ int main(int argc, char **argv)
 	if (o.diff_pre)
 		return diff_only(&o, argv[optind]) ? 1 : 0;
 	check_outdir(o.outdir);
-	w.update.id = o.id ? o.id : random_id();
-	if (!update_id_valid(w.update.id))
-		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", w.update.id,
+	/* Without --id, the id is a hash of the inputs (create()). */
+	w.update.id = o.id;
+	if (o.id && !update_id_valid(o.id))
+		die("bad id '%s': use 1 to %d characters of [0-9a-z_]", o.id,
 		    KSPLICE_ID_MAX);
+	reproducible_env();
 	w.dir = make_temp_dir("ksplice-create");
 	if (!w.dir)
 		die_errno("cannot make a work directory");
@@ -469,9 +491,10 @@ int main(int argc, char **argv)
 		remove_tree(w.dir);
 		return ret ? 1 : 0;
 	}
-	ret = o.debian ? debian_patch(&o, w.dir) : 0;
-	if (!ret)
-		ret = create(&w);
+	if (o.verify)
+		ret = verify_update(&w, o.verify);
+	else
+		ret = (o.debian ? debian_patch(&o, w.dir) : 0) || create(&w);
 	if (o.keep || ret)
 		fprintf(stderr, "ksplice-create: work directory kept: %s\n", w.dir);
 	else

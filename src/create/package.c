@@ -130,7 +130,7 @@ static int build_core(struct work *w, const char *core, const char *core_kmod)
 		free(cached);
 		return 0;
 	}
-	fprintf(stderr, "  building the core module\n");
+	fprintf(stderr, "  building the core module (for %s)\n", cached);
 	if (kbuild_module(w->o->build, core_kmod, NULL, w->log)) {
 		show_log_tail(w->log);
 		free(cached);
@@ -205,15 +205,21 @@ static char *targets_list(const struct update *u)
 	return list;
 }
 
+char *update_file_path(const struct work *w)
+{
+	return xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
+}
+
 int package_write(struct work *w)
 {
 	struct manifest m;
 	char *ko = xstrdup(ko_path(w));
 	char *core = xasprintf("%s/core/kmod/ksplice.ko", w->dir);
 	const char *files[] = { ko, core, NULL };
-	char *out = xasprintf("%s/ksplice-%s.tar.gz", w->o->outdir, w->update.id);
+	char *out = update_file_path(w);
 	char real[PATH_MAX];
 	size_t i, j;
+	int ret;
 
 	/* What INSTALL_MOD_STRIP=1 does: the target has no use for DWARF. */
 	for (i = 0; files[i]; i++) {
@@ -228,6 +234,7 @@ int package_write(struct work *w)
 	m.kernel_release = xstrdup(w->release);
 	m.target = targets_list(&w->update);
 	m.created_by = xstrdup("ksplice-create");
+	m.in = w->in;		/* shared, not freed by manifest_free() */
 	for (i = 0; i < w->update.nr_units; i++)
 		for (j = 0; j < w->update.units[i].diff.nr_changes; j++)
 			if (w->update.units[i].diff.changes[j].kind == FUNC_CHANGED)
@@ -236,10 +243,13 @@ int package_write(struct work *w)
 	for (i = 0; i < w->load_syms.nr; i++)
 		manifest_add_load_sym(&m, w->load_syms.targets[i],
 				      w->load_syms.names[i]);
-	if (update_file_write(out, &m, files))
-		return -1;
+	ret = update_file_write(out, &m, files);
+	memset(&m.in, 0, sizeof(m.in));
 	manifest_free(&m);
-	printf("%s\n", realpath(out, real) ? real : out);
+	if (ret)
+		return -1;
+	if (!w->o->verify)
+		printf("%s\n", realpath(out, real) ? real : out);
 	return 0;
 }
 

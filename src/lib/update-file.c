@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "sha256.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -57,8 +59,34 @@ void manifest_init(struct manifest *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* The inputs' keys, in the order they are written. */
+static const struct {
+	const char *key;
+	size_t off;
+} input_keys[] = {
+#define INPUT(k) { #k, offsetof(struct manifest_inputs, k) }
+	INPUT(source), INPUT(debian), INPUT(patch_sha256), INPUT(headers),
+	INPUT(compiler), INPUT(config_sha256), INPUT(ksplice_version),
+#undef INPUT
+};
+
+static char **input_field(struct manifest *m, size_t i)
+{
+	return (char **)((char *)&m->in + input_keys[i].off);
+}
+
+static const char *input_value(const struct manifest *m, size_t i)
+{
+	return *input_field((struct manifest *)m, i);
+}
+
 void manifest_free(struct manifest *m)
 {
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
+		free(*input_field(m, i));
+	free_strv(m->members, m->nr_members);
 	free(m->id);
 	free(m->kernel_release);
 	free(m->target);
@@ -153,6 +181,42 @@ static int validate_load_syms(const struct manifest *m, const char *where)
 	return 0;
 }
 
+/* "NAME HEX", each name once. */
+static int validate_members(const struct manifest *m, const char *where)
+{
+	const char *v, *sp;
+	size_t i, j;
+
+	if (m->nr_members > 2)
+		return error("%s: more member_sha256 lines than members", where);
+	for (i = 0; i < m->nr_members; i++) {
+		v = m->members[i];
+		sp = strchr(v, ' ');
+		if (!sp || sp == v || !sha256_hex_valid(sp + 1))
+			return error("%s: invalid member_sha256 '%.80s': expected NAME and 64 hex digits",
+				     where, v);
+		for (j = 0; j < i; j++)
+			if (!strncmp(m->members[j], v, sp - v + 1))
+				return error("%s: member_sha256 of '%.*s' given twice",
+					     where, (int)(sp - v), v);
+	}
+	return 0;
+}
+
+static int validate_inputs(const struct manifest *m, const char *where)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(input_keys); i++) {
+		const char *v = input_value(m, i);
+
+		if (v && !text_valid(v, UPDATE_VALUE_MAX))
+			return error("%s: invalid %s value", where,
+				     input_keys[i].key);
+	}
+	return 0;
+}
+
 static int validate_functions(const struct manifest *m, const char *where)
 {
 	size_t i;
@@ -173,9 +237,9 @@ static int validate_functions(const struct manifest *m, const char *where)
 
 int manifest_validate(const struct manifest *m, const char *where)
 {
-	if (m->format != UPDATE_FORMAT)
-		return error("%s: format %d is not supported (this ksplice reads format %d)",
-			     where, m->format, UPDATE_FORMAT);
+	if (m->format < UPDATE_FORMAT_MIN || m->format > UPDATE_FORMAT)
+		return error("%s: format %d is not supported (this ksplice reads formats %d to %d)",
+			     where, m->format, UPDATE_FORMAT_MIN, UPDATE_FORMAT);
 	if (!m->id)
 		return error("%s: no 'id' line", where);
 	if (!update_id_valid(m->id))
@@ -193,7 +257,8 @@ int manifest_validate(const struct manifest *m, const char *where)
 			     where, m->target);
 	if (m->created_by && !text_valid(m->created_by, UPDATE_VALUE_MAX))
 		return error("%s: invalid created_by value", where);
-	return validate_functions(m, where) || validate_load_syms(m, where);
+	return validate_functions(m, where) || validate_load_syms(m, where) ||
+	       validate_inputs(m, where) || validate_members(m, where);
 }
 
 char *manifest_format(const struct manifest *m)
@@ -208,6 +273,11 @@ char *manifest_format(const struct manifest *m)
 	size += strlen(m->id) + strlen(m->kernel_release) + strlen(m->target);
 	if (m->created_by)
 		size += strlen(m->created_by);
+	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
+		if (input_value(m, i))
+			size += strlen(input_value(m, i)) + 24;
+	for (i = 0; i < m->nr_members; i++)
+		size += strlen(m->members[i]) + 24;
 	text = p = xmalloc(size);
 	n = sprintf(p, "format: %d\nid: %s\nkernel_release: %s\ntarget: %s\n",
 		    m->format, m->id, m->kernel_release, m->target);
@@ -218,6 +288,12 @@ char *manifest_format(const struct manifest *m)
 		p += sprintf(p, "function: %s\n", m->functions[i]);
 	for (i = 0; i < m->nr_load_syms; i++)
 		p += sprintf(p, "load_symbol: %s\n", m->load_syms[i]);
+	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
+		if (input_value(m, i))
+			p += sprintf(p, "%s: %s\n", input_keys[i].key,
+				     input_value(m, i));
+	for (i = 0; i < m->nr_members; i++)
+		p += sprintf(p, "member_sha256: %s\n", m->members[i]);
 	return text;
 }
 
@@ -263,6 +339,7 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		      int nr)
 {
 	char *value = strstr(line, ": ");
+	size_t i;
 
 	if (!value)
 		return error("%s: line %d is not 'key: value'", where, nr);
@@ -301,6 +378,18 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		m->load_syms[m->nr_load_syms++] = xstrdup(value);
 		return 0;
 	}
+	if (!strcmp(line, "member_sha256") && m->format >= 2) {
+		if (m->nr_members >= 2)
+			return error("%s: line %d: more member_sha256 lines than members",
+				     where, nr);
+		m->members = xrealloc(m->members,
+				      (m->nr_members + 1) * sizeof(char *));
+		m->members[m->nr_members++] = xstrdup(value);
+		return 0;
+	}
+	for (i = 0; m->format >= 2 && i < ARRAY_SIZE(input_keys); i++)
+		if (!strcmp(line, input_keys[i].key))
+			return set_once(input_field(m, i), line, value, where, nr);
 	return error("%s: line %d: unknown key '%.40s'", where, nr, line);
 }
 
@@ -318,10 +407,10 @@ int manifest_parse(struct manifest *m, const char *text, size_t len,
 		free(copy);
 		return -1;
 	}
-	if (m->format != UPDATE_FORMAT) {
+	if (m->format < UPDATE_FORMAT_MIN || m->format > UPDATE_FORMAT) {
 		free(copy);
-		return error("%s: update file format %d is not supported: this ksplice reads format %d; use the ksplice that created the update",
-			     where, m->format, UPDATE_FORMAT);
+		return error("%s: update file format %d is not supported: this ksplice reads formats %d to %d; use the ksplice that created the update",
+			     where, m->format, UPDATE_FORMAT_MIN, UPDATE_FORMAT);
 	}
 	for (line = copy; *line && !ret; line = next) {
 		next = strchrnul(line, '\n');
@@ -445,6 +534,8 @@ struct extract {
 	size_t manifest_len;
 	bool have_core;
 	char *update_member;	/* the ksplice_<id>.ko member seen */
+	char core_sha[SHA256_HEX_LEN + 1];	/* of what was extracted */
+	char update_sha[SHA256_HEX_LEN + 1];
 };
 
 static bool path_unsafe(const char *name)
@@ -503,10 +594,14 @@ static int copy_data(struct extract *x, const char *name, int fd,
 {
 	char *block = xmalloc(IO_BLOCK);
 	size_t total = 0;
+	char hex[SHA256_HEX_LEN + 1];
+	struct sha256 sha;
 	ssize_t n;
 	int ret = 0;
 
+	sha256_init(&sha);
 	while (!ret && (n = archive_read_data(x->a, block, IO_BLOCK)) > 0) {
+		sha256_update(&sha, block, n);
 		total += n;
 		if (total > max)
 			ret = error("%s: member '%s' is larger than the %zu byte limit; refusing the update file",
@@ -522,6 +617,10 @@ static int copy_data(struct extract *x, const char *name, int fd,
 		ret = invalid(x->path, archive_error_string(x->a) ?: "bad data");
 	if (!ret && keep)
 		x->manifest_len = total;
+	sha256_final(&sha, hex);
+	if (!keep)
+		strcpy(!strcmp(name, UPDATE_CORE_MODULE) ? x->core_sha :
+		       x->update_sha, hex);
 	free(block);
 	return ret;
 }
@@ -590,6 +689,31 @@ static int extract_members(struct extract *x, const void *buf, size_t len)
 	return ret;
 }
 
+const char *manifest_member_sha256(const struct manifest *m, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < m->nr_members; i++)
+		if (!strncmp(m->members[i], name, n) && m->members[i][n] == ' ')
+			return m->members[i] + n + 1;
+	return NULL;
+}
+
+/* The gzip CRC held, so a digest that differs was made, not damaged. */
+static int check_digest(struct extract *x, const struct manifest *m,
+			const char *name, const char *have)
+{
+	const char *want = manifest_member_sha256(m, name);
+
+	if (!want)
+		return error("%s: the manifest has no member_sha256 for '%s'; refusing the update file",
+			     x->path, name);
+	if (strcmp(want, have))
+		return error("%s: member '%s' does not match its sha256 in the manifest (it was changed after the update was made); refusing the update file",
+			     x->path, name);
+	return 0;
+}
+
 /* All three members present, and the module named after the manifest id. */
 static int check_complete(struct extract *x, struct manifest *m)
 {
@@ -614,6 +738,9 @@ static int check_complete(struct extract *x, struct manifest *m)
 	else if (!x->have_core)
 		ret = error("%s has no core module %s; refusing it",
 			    x->path, UPDATE_CORE_MODULE);
+	if (!ret && m->format >= 2)
+		ret = check_digest(x, m, want, x->update_sha) ||
+		      check_digest(x, m, UPDATE_CORE_MODULE, x->core_sha);
 	free(want);
 	return ret;
 }
@@ -684,22 +811,6 @@ static int check_files(const struct manifest *m, const char *const *files)
 	return ret;
 }
 
-/* SOURCE_DATE_EPOCH, as reproducible builds define it, or now. */
-static time_t member_mtime(void)
-{
-	const char *env = getenv("SOURCE_DATE_EPOCH");
-	char *end;
-	long long t;
-
-	if (env && *env) {
-		errno = 0;
-		t = strtoll(env, &end, 10);
-		if (!errno && !*end && t >= 0)
-			return t;
-	}
-	return time(NULL);
-}
-
 static int add_member(struct archive *a, const char *name, const void *data,
 		      size_t len)
 {
@@ -712,7 +823,10 @@ static int add_member(struct archive *a, const char *name, const void *data,
 	archive_entry_set_filetype(e, AE_IFREG);
 	archive_entry_set_perm(e, 0644);
 	archive_entry_set_size(e, len);
-	archive_entry_set_mtime(e, member_mtime(), 0);
+	/* Fixed, not the build's time or user: same inputs, same bytes. */
+	archive_entry_set_mtime(e, 0, 0);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
 	archive_entry_set_uname(e, "root");
 	archive_entry_set_gname(e, "root");
 	if (archive_write_header(a, e) != ARCHIVE_OK ||
@@ -723,45 +837,70 @@ static int add_member(struct archive *a, const char *name, const void *data,
 	return ret;
 }
 
-static int add_file(struct archive *a, const char *path)
-{
+struct member {
 	char *data;
 	size_t len;
-	int ret;
+};
 
-	if (read_file(path, UPDATE_MEMBER_MAX, &data, &len) < 0)
-		return error_errno("cannot read %s", path);
-	ret = add_member(a, base_name(path), data, len);
-	free(data);
-	return ret;
+/* The members read once: what is digested is what is packed. */
+static int read_members(const struct manifest *m, const char *const *files,
+			struct member *mem, struct manifest *with)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	size_t i;
+
+	*with = *m;
+	with->members = NULL;
+	with->nr_members = 0;
+	for (i = 0; files[i]; i++) {
+		if (read_file(files[i], UPDATE_MEMBER_MAX, &mem[i].data,
+			      &mem[i].len) < 0)
+			return error_errno("cannot read %s", files[i]);
+		sha256_hex(mem[i].data, mem[i].len, hex);
+		with->members = xrealloc(with->members,
+					 (i + 1) * sizeof(char *));
+		with->members[with->nr_members++] =
+			xasprintf("%s %s", base_name(files[i]), hex);
+	}
+	return 0;
 }
 
 static int write_archive(int fd, const struct manifest *m,
 			 const char *const *files)
 {
 	struct archive *a = archive_write_new();
-	char *text = manifest_format(m);
-	int ret = 0;
+	struct member mem[2] = { { 0 } };
+	struct manifest with;
+	char *text = NULL;
+	int ret;
 	size_t i;
+
+	ret = read_members(m, files, mem, &with);
+	if (!ret)
+		text = manifest_format(&with);
 
 	if (!a)
 		die("out of memory");
 	/* No gzip header time: same inputs, same update file. */
-	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	if (!ret && (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
 	    archive_write_set_filter_option(a, "gzip", "timestamp",
 					    NULL) != ARCHIVE_OK ||
 	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-	    archive_write_open_fd(a, fd) != ARCHIVE_OK)
+	    archive_write_open_fd(a, fd) != ARCHIVE_OK))
 		ret = error("cannot start the update file: %s",
 			    archive_error_string(a));
 	if (!ret)
 		ret = add_member(a, UPDATE_MANIFEST, text, strlen(text));
 	for (i = 0; files[i] && !ret; i++)
-		ret = add_file(a, files[i]);
+		ret = add_member(a, base_name(files[i]), mem[i].data,
+				 mem[i].len);
 	if (archive_write_close(a) != ARCHIVE_OK && !ret)
 		ret = error("cannot finish the update file: %s",
 			    archive_error_string(a));
 	archive_write_free(a);
+	free_strv(with.members, with.nr_members);
+	for (i = 0; i < ARRAY_SIZE(mem); i++)
+		free(mem[i].data);
 	free(text);
 	return ret;
 }

@@ -21,7 +21,10 @@
 
 #include "ksplice-update.h"
 
-#define UPDATE_FORMAT		1
+/* 2: member_sha256 lines, checked; and the inputs of the build.  1 is
+ * still read (without digests: its members are only covered by gzip). */
+#define UPDATE_FORMAT		2
+#define UPDATE_FORMAT_MIN	1
 #define UPDATE_MANIFEST		"manifest"
 #define UPDATE_CORE_MODULE	"ksplice.ko"
 
@@ -43,6 +46,19 @@ struct manifest {
 	/* "TARGET NAME": the k-th sets __ksplice_load_<k> (ksplice_load_sym) */
 	char **load_syms;
 	size_t nr_load_syms;
+	/* What the update was built from, free text (format 2, optional). */
+	struct manifest_inputs {
+		char *source;		/* linux-source-6.1=VERSION or tree PATH */
+		char *debian;		/* --debian A..B */
+		char *patch_sha256;
+		char *headers;		/* linux-headers-ABI=VERSION */
+		char *compiler;		/* first line of CC --version */
+		char *config_sha256;
+		char *ksplice_version;
+	} in;
+	/* "NAME HEX": a member's SHA-256, read from the file (format 2) */
+	char **members;
+	size_t nr_members;
 };
 
 void manifest_init(struct manifest *m);
@@ -74,8 +90,8 @@ char *update_module_file(const char *id);
  * list of paths whose base names must be exactly ksplice_<id>.ko and
  * ksplice.ko.  Writes to a temporary file beside @path and renames it,
  * so @path is either the old file or a complete new one.  Members get
- * SOURCE_DATE_EPOCH as their time if it is set, making the output
- * reproducible.
+ * fixed metadata (time 0, root, 0644) in a fixed order, and the manifest
+ * gets a member_sha256 line for each module: same inputs, same bytes.
  * Returns 0 or -1 after printing why.
  */
 int update_file_write(const char *path, const struct manifest *m,
@@ -90,5 +106,8 @@ int update_file_write(const char *path, const struct manifest *m,
  */
 int update_file_extract(const char *path, const char *dir,
 			struct manifest *m);
+
+/* The recorded SHA-256 of member @name in @m, or NULL. */
+const char *manifest_member_sha256(const struct manifest *m, const char *name);
 
 #endif /* _KSPLICE_UPDATE_FILE_H */

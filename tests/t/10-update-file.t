@@ -8,6 +8,7 @@
 use strict;
 use warnings;
 use Cwd qw(abs_path);
+use Digest::SHA qw(sha256_hex);
 use File::Basename qw(dirname);
 use File::Path qw(make_path remove_tree);
 use File::Temp qw(tempdir);
@@ -30,7 +31,7 @@ my $helper = "$tmp/update-file-test";
 system('cc', qw(-std=gnu11 -Wall -Wextra -Wno-unused-parameter
 		-Wno-sign-compare -Iinclude -Isrc/lib -D_GNU_SOURCE -o),
        $helper, 'tests/unit/update-file-test.c', 'src/lib/libksplice.a',
-       '-larchive') == 0
+       '-larchive', '-lcrypto') == 0
 	or BAIL_OUT('cannot build tests/unit/update-file-test.c');
 
 sub slurp {
@@ -91,17 +92,28 @@ my ($st, $out, $err) = write_update($good, $release);
 is($st, 0, 'update_file_write succeeds') or diag($err);
 
 {
-	local $ENV{SOURCE_DATE_EPOCH} = 1700000000;
-	my ($st1) = write_update("$tmp/r1.ksplice", $release);
+	my ($st1, $st2);
+	{
+		local $ENV{SOURCE_DATE_EPOCH} = 1700000000;
+		($st1) = write_update("$tmp/r1.ksplice", $release);
+	}
 	sleep 1;
-	my ($st2) = write_update("$tmp/r2.ksplice", $release);
+	{
+		delete local $ENV{SOURCE_DATE_EPOCH};
+		($st2) = write_update("$tmp/r2.ksplice", $release);
+	}
 	ok($st1 == 0 && $st2 == 0 && slurp("$tmp/r1.ksplice") eq slurp("$tmp/r2.ksplice"),
-	   'update_file_write is reproducible under SOURCE_DATE_EPOCH');
+	   'update_file_write is reproducible, whatever the time and SOURCE_DATE_EPOCH');
+	my ($st3) = write_update("$tmp/r3.ksplice", $release . 'x');
+	ok($st3 == 0 && slurp("$tmp/r1.ksplice") ne slurp("$tmp/r3.ksplice"),
+	   '... and another manifest gives another file');
 }
 
-my $manifest_text = "format: 1\nid: $id\nkernel_release: $release\n" .
+my $manifest_text = "format: 2\nid: $id\nkernel_release: $release\n" .
 	"target: vmlinux\ncreated_by: update-file-test\n" .
-	"function: do_foo\nfunction: do_bar.isra.0\n";
+	"function: do_foo\nfunction: do_bar.isra.0\n" .
+	"member_sha256: ksplice_$id.ko " . sha256_hex($upd_data) . "\n" .
+	"member_sha256: ksplice.ko " . sha256_hex($core_data) . "\n";
 
 my $n = 0;
 sub fresh_dir {
@@ -255,8 +267,8 @@ my @refusals = (
 	 qr/invalid update id 'Bad-Id'/],
 	['a 33-character id', [ 'manifest:text:' . manifest(id => 'a' x 33), @mods ],
 	 qr/invalid update id 'a{33}'/],
-	['an unknown format', [ 'manifest:text:' . manifest(format => 2), @mods ],
-	 qr/update file format 2 is not supported/],
+	['an unknown format', [ 'manifest:text:' . manifest(format => 3), @mods ],
+	 qr/update file format 3 is not supported/],
 	['a gzip that is not a tar', [], undef],
 );
 for my $r (@refusals) {
@@ -276,6 +288,59 @@ for my $r (@refusals) {
 }
 ok(!-e "$tmp/evil" && !-e "$tmp/x/evil" && !-e "$tmp/abs-evil",
    'no refused member was written outside the directory');
+
+# Format 2: each module's sha256 in the manifest, checked on extraction.
+sub manifest2 {
+	my ($upd, $core, $extra) = @_;
+	my $m = manifest(format => 2, extra => $extra // '');
+	$m .= "member_sha256: ksplice_$id.ko " . sha256_hex($upd) . "\n" if defined $upd;
+	$m .= "member_sha256: ksplice.ko " . sha256_hex($core) . "\n" if defined $core;
+	return $m;
+}
+{
+	my $m2 = manifest2('update', 'core');
+	my ($st, undef, $err) = extract(craft('digest-ok', "manifest:text:$m2", @mods));
+	is($st, 0, 'format 2: members matching their sha256 are accepted') or diag($err);
+	($st, undef, $err) = extract(craft('digest-upd', "manifest:text:$m2",
+		"ksplice_$id.ko:text:updatf", 'ksplice.ko:text:core'));
+	is($st, 1, 'format 2: a changed byte in the update module is refused');
+	like($err, qr/member 'ksplice_\Q$id\E\.ko' does not match its sha256/, '... naming it');
+	($st, undef, $err) = extract(craft('digest-core', "manifest:text:$m2",
+		"ksplice_$id.ko:text:update", 'ksplice.ko:text:corf'));
+	is($st, 1, 'format 2: a changed byte in the core module is refused');
+	like($err, qr/member 'ksplice\.ko' does not match its sha256/, '... naming it');
+	($st, undef, $err) = extract(craft('digest-none', 'manifest:text:' .
+		manifest2('update', undef), @mods));
+	is($st, 1, 'format 2: a module without its sha256 is refused');
+	like($err, qr/no member_sha256 for 'ksplice\.ko'/, '... naming it');
+	($st, undef, $err) = extract(craft('digest-bad', 'manifest:text:' .
+		manifest2('update', undef, "member_sha256: ksplice.ko 12ab\n"), @mods));
+	is($st, 1, 'format 2: a malformed sha256 is refused');
+	like($err, qr/invalid member_sha256 'ksplice\.ko 12ab'/, '... saying so');
+	($st, undef, $err) = extract(craft('digest-f1', 'manifest:text:' .
+		manifest(extra => "member_sha256: ksplice.ko " . sha256_hex('core') . "\n"), @mods));
+	is($st, 1, 'format 1 has no member_sha256 key');
+	like($err, qr/unknown key 'member_sha256'/, '... saying so');
+}
+{
+	# A file update_file_write() made, its tar rebuilt with one byte of a
+	# member flipped: the gzip CRC is right, the digest is not.
+	my ($st, undef, $err, $d) = extract($good);
+	is($st, 0, 'the written file extracts') or diag($err);
+	my $ok = craft('rebuilt-ok', "manifest:file:$d/manifest",
+		       "ksplice_$id.ko:file:$d/ksplice_$id.ko", "ksplice.ko:file:$d/ksplice.ko");
+	($st, undef, $err) = extract($ok);
+	is($st, 0, 'its members packed again unchanged are accepted') or diag($err);
+	my $core = slurp("$d/ksplice.ko");
+	substr($core, 40000, 1) = chr(ord(substr($core, 40000, 1)) ^ 1);
+	spew("$tmp/flipped.ko", $core);
+	my $bad = craft('rebuilt-flip', "manifest:file:$d/manifest",
+			"ksplice_$id.ko:file:$d/ksplice_$id.ko", "ksplice.ko:file:$tmp/flipped.ko");
+	($st, undef, $err) = extract($bad);
+	is($st, 1, 'one flipped bit in its ksplice.ko is refused');
+	like($err, qr/member 'ksplice\.ko' does not match its sha256 in the manifest/,
+	     '... naming the member');
+}
 
 # The manifest parser on its own.
 my @manifests = (

@@ -15,8 +15,8 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-cases="coregarbage trunc flip elfarch garbage release abi dupmember"
-plan $((3 + 4 * 8 + 12))
+cases="coregarbage trunc flip elfarch garbage release abi dupmember digest"
+plan $((3 + 4 * 9 + 12))
 upd=$(make_update "$KSPLICE_TOP/examples/uname.patch" uname)
 ok $? "ksplice-create builds the uname update"
 
@@ -26,8 +26,14 @@ tar xzf "$upd" -C "$x"
 ok $([ -f "$x/manifest" ] && [ -f "$x/ksplice_uname.ko" ] && [ -f "$x/ksplice.ko" ]; echo $?) \
 	"the update file holds manifest, ksplice_uname.ko and ksplice.ko"
 pack() {	# NAME DIR [MEMBERS...]: $tmp/ksplice-NAME.tar.gz from DIR
-	local name=$1 dir=$2; shift 2
+	local name=$1 dir=$2 m; shift 2
 	[ $# -gt 0 ] || set -- manifest ksplice_uname.ko ksplice.ko
+	# The manifest's sha256s made to fit, as a careful tamperer would:
+	# what is tested past the reader is the kernel's own checks.
+	for m in ksplice_uname.ko ksplice.ko; do
+		sed -i "s/^member_sha256: $m .*/member_sha256: $m $(sha256sum <"$dir/$m" | cut -d' ' -f1)/" \
+			"$dir/manifest"
+	done
 	tar czf "$tmp/ksplice-$name.tar.gz" -C "$dir" "$@"
 }
 variant() {	# NAME: a fresh copy of the members in $tmp/v-NAME
@@ -59,6 +65,9 @@ for ((e = 0; e < ${vsize:-0}; e += 64)); do
 	printf '\xa5' | dd of="$d/ksplice_uname.ko" bs=1 seek=$((voff + e)) conv=notrunc 2>/dev/null
 done
 pack abi "$d"
+d=$(variant digest)	# one byte changed, the manifest's sha256 left as it was
+printf '\xa5' | dd of="$d/ksplice_uname.ko" bs=1 seek=100 conv=notrunc 2>/dev/null
+tar czf "$tmp/ksplice-digest.tar.gz" -C "$d" manifest ksplice_uname.ko ksplice.ko
 d=$(variant dupmember)
 tar czf "$tmp/ksplice-dupmember.tar.gz" --hard-dereference -C "$d" \
 	manifest ksplice_uname.ko ksplice.ko ksplice_uname.ko
@@ -96,6 +105,7 @@ msg_elfarch='cannot load the update module.*(Exec format|architecture)'
 msg_garbage='cannot load the update module.*(Exec format|Invalid|not an ELF|not a kernel module)'
 msg_release='built for kernel 6\.1\.0-99-amd64, but the running kernel is 6\.1\.0-56-amd64'
 msg_abi='cannot load the update module.*(Exec format error|Invalid argument)'
+msg_digest="member 'ksplice_uname.ko' does not match its sha256"
 msg_dupmember="ksplice_uname.ko' (is a second update module|appears twice)"
 for c in $cases; do
 	like "$out" "CASE-$c-STATUS=[1-9]" "$c: ksplice-apply refuses"

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an update is built from, recorded in its manifest so that anyone
+ * can build it again (ksplice-create --verify): the source, the patch,
+ * the target's headers and config, the compiler, this ksplice.  The
+ * update's default id is a hash of them, so the same inputs give the
+ * same update file, byte for byte.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "create.h"
+#include "sha256.h"
+
+#ifndef KSPLICE_VERSION
+#define KSPLICE_VERSION "unknown"
+#endif
+
+/* The first line a command prints, or NULL. */
+static char *first_line(const char *const argv[])
+{
+	char *out = NULL;
+	size_t len;
+
+	if (run_command_capture(argv, 1 << 16, &out, &len) || !out) {
+		free(out);
+		return NULL;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+/*
+ * A tree scripts/fetch-source unpacked says which package it is (its
+ * .complete stamp); any other tree is named by its path, which is all
+ * we can say about it cheaply.
+ */
+static char *source_name(const char *source)
+{
+	char real[PATH_MAX], *stamp, *text;
+	size_t len;
+
+	if (!realpath(source, real))
+		return xstrdup(source);
+	stamp = xasprintf("%s/../.complete", real);
+	if (!read_file(stamp, 256, &text, &len)) {
+		free(stamp);
+		str_rstrip(text);
+		if (str_has_prefix(text, "linux-source-6.1=") &&
+		    strspn(text + 17, "0123456789abcdefghijklmnopqrstuvwxyz.+~-") ==
+		    strlen(text + 17))
+			return text;
+		free(text);
+		return xasprintf("tree %s", real);
+	}
+	free(stamp);
+	return xasprintf("tree %s", real);
+}
+
+/* The Debian package the build dir belongs to, with its version. */
+static char *headers_name(const char *build)
+{
+	char real[PATH_MAX], *pkg, *colon, *ver, *out;
+	const char *query[] = { "dpkg-query", "-S", real, NULL };
+
+	if (!realpath(build, real))
+		return xasprintf("dir %s", build);
+	pkg = first_line(query);
+	colon = pkg ? strchr(pkg, ':') : NULL;
+	if (!colon) {
+		free(pkg);
+		return xasprintf("dir %s", real);
+	}
+	*colon = '\0';
+	{
+		const char *show[] = { "dpkg-query", "-W", "-f=${Version}", pkg, NULL };
+
+		ver = first_line(show);
+	}
+	out = xasprintf("%s=%s", pkg, ver ? ver : "unknown");
+	free(pkg);
+	free(ver);
+	return out;
+}
+
+static char *file_sha256(const char *path)
+{
+	char hex[SHA256_HEX_LEN + 1];
+
+	if (sha256_file(path, hex)) {
+		error_errno("cannot read %s", path);
+		return NULL;
+	}
+	return xstrdup(hex);
+}
+
+int inputs_record(struct work *w)
+{
+	struct manifest_inputs *in = &w->in;
+	const char *version[] = { w->tree.cc, "--version", NULL };
+
+	if (w->o->debian) {
+		/* A..B (checked by debian_patch()): the source is A */
+		in->source = xasprintf("linux-source-6.1=%.*s",
+				       (int)(strstr(w->o->debian, "..") - w->o->debian),
+				       w->o->debian);
+		in->debian = xstrdup(w->o->debian);
+	} else {
+		in->source = source_name(w->o->source);
+	}
+	in->patch_sha256 = file_sha256(w->o->patch);
+	in->config_sha256 = file_sha256(w->o->config);
+	if (!in->patch_sha256 || !in->config_sha256)
+		return -1;
+	in->headers = headers_name(w->o->build);
+	in->compiler = first_line(version);
+	if (!in->compiler)
+		return error("cannot run %s --version", w->tree.cc);
+	in->ksplice_version = xstrdup(KSPLICE_VERSION);
+	return 0;
+}
+
+/*
+ * 16 hex digits of the SHA-256 of the inputs and the release: the same
+ * build, the same id; a different patch, another id.  The work directory,
+ * the time and the user are not inputs.
+ */
+char *inputs_id(const struct work *w)
+{
+	const struct manifest_inputs *in = &w->in;
+	const char *parts[] = { w->release, in->source, in->debian,
+				in->patch_sha256, in->headers, in->compiler,
+				in->config_sha256, in->ksplice_version };
+	char hex[SHA256_HEX_LEN + 1];
+	struct sha256 s;
+	size_t i;
+
+	sha256_init(&s);
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		const char *p = parts[i] ? parts[i] : "";
+
+		sha256_update(&s, p, strlen(p) + 1);
+	}
+	sha256_final(&s, hex);
+	return xstrndup(hex, 16);
+}
