@@ -79,12 +79,19 @@ static uint64_t hash_sources(uint64_t h, const char *dir)
 	return h;
 }
 
-/* The core is a function of its sources and the target's build dir. */
+/*
+ * How kbuild_module() builds (the reproducible-builds environment, the
+ * file prefix map): a core cached by another recipe has other bytes, and
+ * an update file holding it would not verify.  Change it with the recipe.
+ */
+#define CORE_RECIPE	"kbuild_module 2: SOURCE_DATE_EPOCH=0, -ffile-prefix-map"
+
+/* The core is a function of its sources, the target's build dir and the recipe. */
 static char *core_cache(struct work *w, const char *core)
 {
 	char real[PATH_MAX], *symvers = path_join(w->o->build, "Module.symvers");
 	char *sub, *data = NULL, *dir;
-	uint64_t h = FNV1A_INIT;
+	uint64_t h = fnv1a(FNV1A_INIT, CORE_RECIPE, sizeof(CORE_RECIPE));
 	size_t len = 0;
 
 	if (realpath(w->o->build, real))
