@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 7
+plan 8
 # A source tree that differs from the running kernel in cmdline_proc_show:
 # hard links to the pinned tree, with that one file replaced.
 src=$(ksplice_source)
@@ -36,6 +36,7 @@ out=$(vm --file "$upd" -- '
 	lsmod | grep -q "^ksplice_skew " && echo "UPDATE-MODULE-STILL-LOADED"
 	echo "CMDLINE: $(cat /proc/cmdline)"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$(printf '%s\n' "$out" | head -20)"
 like "$out" 'APPLY-STATUS=[1-9]' "ksplice-apply fails"
 like "$out" 'no_match|not built from .*source|does not match' "the failure says the code does not match"

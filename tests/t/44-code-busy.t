@@ -8,7 +8,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 9
+plan 10
 upd=$(make_update "$KSPLICE_TOP/tests/patches/pipe_read.patch" pipe)
 ok $? "ksplice-create builds the pipe_read update"
 
@@ -33,6 +33,7 @@ out=$(vm --file "$upd" -- '
 	ksplice-undo pipe >/tmp/undo 2>&1; echo "UNDO-STATUS=$?"
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 catpid=$(printf '%s\n' "$out" | sed -n 's/^CAT-PID=//p')
 like "$out" 'APPLY1-STATUS=[1-9]' "apply fails while cat sleeps in pipe_read"

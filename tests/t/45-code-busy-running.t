@@ -14,7 +14,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 15
+plan 16
 zero=$(make_update "$KSPLICE_TOP/tests/patches/read_iter_zero.patch" zero)
 ok $? "ksplice-create builds the read_iter_zero update"
 wq=$(make_update "$KSPLICE_TOP/tests/patches/worker_thread.patch" wq)
@@ -51,6 +51,7 @@ out=$(vm --smp 2 --file "$zero" --file "$wq" -- '
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
 	true
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 ddpid=$(printf '%s\n' "$out" | sed -n 's/^DD-PID=//p')
 like "$out" 'ZERO-STATUS=[1-9]' "(b) apply fails while readvzero runs read_iter_zero on the other CPU"

@@ -16,7 +16,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 cases="coregarbage trunc flip elfarch garbage release abi dupmember"
-plan $((3 + 4 * 8 + 12))
+plan $((3 + 4 * 8 + 12 + 1))
 upd=$(make_update "$KSPLICE_TOP/examples/uname.patch" uname)
 ok $? "ksplice-create builds the uname update"
 
@@ -88,6 +88,7 @@ out=$(vm --file "$upd" "${files[@]}" -- '
 	dmesg | grep -E "Oops|BUG:|general protection" | sed "s/^/DMESG: /"
 	echo ALIVE
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 msg_coregarbage='cannot load the ksplice core module'
 msg_trunc='corrupt or truncated'

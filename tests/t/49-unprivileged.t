@@ -10,7 +10,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 16
+plan 17
 upd=$(make_update "$KSPLICE_TOP/examples/uname.patch" uname)
 ok $? "ksplice-create builds the uname update"
 chmod 644 "$upd"
@@ -36,6 +36,7 @@ out=$(vm --file "$upd" -- '
 	ksplice-undo uname >/tmp/o 2>&1; echo "ROOT-UNDO=$?"
 	echo "UNAME-AFTER=$(uname -v)"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 like "$out" 'ID: uid=65534' "asuser runs commands as uid 65534"
 like "$out" 'USER-APPLY=[1-9]' "ksplice-apply as uid 65534 fails"

@@ -21,6 +21,7 @@ out=$(vm --file "$KSPLICE_TOP/kmod/ksplice.ko" --file "$t/target/ksplice_target.
 	--file "$t/update/selftest_update.ko" --file "$t/selftest.sh" -- '
 	sh selftest.sh; echo "SELFTEST-STATUS=$?"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 while IFS= read -r line; do
 	case $line in
 	"ok   "*) ok 0 "${line#ok   }" ;;
