@@ -31,7 +31,7 @@ out=$(vm --file "$upd" -- '
 	echo "UNDO1-MS=$(echo "$start $end" | awk "{ printf \"%d\", (\$2 - \$1) * 1000 }")"
 	sed "s/^/UNDO1: /" /tmp/undo1
 	echo "STAGE=$(cat /sys/kernel/ksplice/pipe/stage)"
-	[ "$before" = "$(kpeek pipe_read 16)" ] && echo TEXT-UNCHANGED
+	[ -n "$before" ] && [ "$before" = "$(kpeek pipe_read 16)" ] && echo TEXT-UNCHANGED
 	lsmod | grep -q "^ksplice_pipe" && echo MODULE-STILL-LOADED
 	kill $(pidof sleep); wait
 	ksplice-undo pipe >/tmp/undo2 2>&1; echo "UNDO2-STATUS=$?"

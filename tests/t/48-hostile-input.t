@@ -74,7 +74,7 @@ out=$(vm --file "$upd" "${files[@]}" -- '
 		ksplice-apply ksplice-$c.tar.gz >/tmp/o 2>&1; echo "CASE-$c-STATUS=$?"
 		sed "s/^/CASE-$c: /" /tmp/o
 		lsmod | grep "^ksplice_" | sed "s/^/CASE-$c-LOADED: /"
-		[ "$(kpeek __do_sys_newuname 32)" = "$before" ] || echo "CASE-$c-TEXT-CHANGED"
+		[ -n "$before" ] && [ "$(kpeek __do_sys_newuname 32)" = "$before" ] || echo "CASE-$c-TEXT-CHANGED"
 		[ "$(uname -v)" = "$old" ] || echo "CASE-$c-UNAME-CHANGED"
 	done
 	ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "GOOD-STATUS=$?"

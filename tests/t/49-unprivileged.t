@@ -22,7 +22,7 @@ out=$(vm --file "$upd" -- '
 	asuser ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "USER-APPLY=$?"; sed "s/^/USER-APPLY: /" /tmp/o
 	asuser --no-sys-module ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "NOCAP-APPLY=$?"; sed "s/^/NOCAP-APPLY: /" /tmp/o
 	lsmod | grep "^ksplice" | sed "s/^/LOADED-AFTER-REFUSAL: /"
-	[ "$(kpeek __do_sys_newuname 32)" = "$before" ] && [ "$(uname -v)" = "$old" ] && echo UNCHANGED
+	[ -n "$before" ] && [ "$(kpeek __do_sys_newuname 32)" = "$before" ] && [ "$(uname -v)" = "$old" ] && echo UNCHANGED
 	ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "ROOT-APPLY=$?"
 	asuser ksplice-undo uname >/tmp/o 2>&1; echo "USER-UNDO=$?"; sed "s/^/USER-UNDO: /" /tmp/o
 	asuser --no-sys-module ksplice-undo uname >/tmp/o 2>&1; echo "NOCAP-UNDO=$?"; sed "s/^/NOCAP-UNDO: /" /tmp/o
