@@ -23,18 +23,58 @@ check "core creates /sys/kernel/ksplice" yes "$([ -d /sys/kernel/ksplice ] && ec
 insmod ksplice_target.ko
 check "target runs old code" "$old" "$(value)"
 
-# Registration must refuse broken updates.
+# Registration must refuse broken updates, each for its own reason (a
+# glob of the core's "rejected update: WHY" message).
+reject_why() {
+	case $1 in
+	1) echo "abi 99, core speaks *" ;;
+	2|12) echo "bad id" ;;
+	3) echo "built for another kernel release" ;;
+	4) echo "bad function array" ;;
+	5) echo "ksplice_test_target: reloc at +0x* outside the code" ;;
+	6) echo "ksplice_test_target: reloc at +0x*: unsupported type 999" ;;
+	7) echo "function 0: bad name" ;;
+	8) echo "ksplice_test_target: new code not in the update's text" ;;
+	9) echo "ksplice_test_target: site at +0x*: unknown kind 99" ;;
+	10|17) echo "ksplice_test_target: bad pre code" ;;
+	11) echo "ksplice_test_target: reloc at +0x*: bad symbol name" ;;
+	13) echo "ksplice_test_target: bad reloc array" ;;
+	14) echo "ksplice_test_target: site kind 1 at +0x*: unexpected pre code" ;;
+	15) echo "ksplice_test_target: anonymous reloc at +0x* expects nothing" ;;
+	16) echo "update not in its module" ;;
+	esac
+}
 for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"
 		rmmod selftest_update
-	else
-		ok "bad=$bad rejected: $(dmesg | grep 'rejected update' | tail -n 1 | sed 's/.*rejected update: //')"
+		continue
 	fi
+	why=$(dmesg | tail -n +$((n + 1)) | grep 'rejected update' | tail -n 1 |
+		sed 's/.*rejected update: //')
+	want=$(reject_why $bad)
+	case $why in
+	$want) ok "bad=$bad rejected: $why" ;;
+	*) nok "bad=$bad rejected for the wrong reason: want '$want', got '$why'" ;;
+	esac
 done
 check "no update left in sysfs" "" "$(ls /sys/kernel/ksplice)"
 
-# Broken updates that register but must not apply.
+# Broken updates that register but must not apply: the abort cause, and
+# a glob of the detail that says where and why.
+apply_detail() {
+	case $1 in
+	100) echo "ksplice_test_target+0x*: running *, expected *" ;;
+	101) echo "ksplice_test_target+0x*: refers to * not to ksplice_test_op*" ;;
+	102) echo "ksplice_test_target+0x*: data at * differs from the pre object's" ;;
+	103) echo "ksplice_no_such_function: no such symbol in ksplice_target" ;;
+	104) echo "ksplice_test_target+0x*: symbol ksplice_no_such_symbol is not found" ;;
+	106) echo "retpoline site at ksplice_test_target+0x*: running *, pre *" ;;
+	107) echo "ksplice_test_target: all * candidates taken by other functions of the update" ;;
+	109) echo "jump label target site at ksplice_test_jl+0x*: running *, pre *" ;;
+	esac
+}
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match; do
 	bad=${case%%:*} want=${case#*:}
@@ -43,7 +83,13 @@ for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 		nok "bad=$bad applied"
 		echo reversed >$u/stage
 	else
-		check "bad=$bad: $(cat $u/abort_detail)" "$want" "$(cat $u/abort_cause)"
+		detail=$(cat $u/abort_detail)
+		check "bad=$bad: $detail" "$want" "$(cat $u/abort_cause)"
+		wantd=$(apply_detail $bad)
+		case $detail in
+		$wantd) ok "bad=$bad: the detail says why" ;;
+		*) nok "bad=$bad: the detail: want '$wantd', got '$detail'" ;;
+		esac
 	fi
 	check "bad=$bad stays loaded" loaded "$(cat $u/stage)"
 	check "bad=$bad: old code still runs" "$old" "$(value)"

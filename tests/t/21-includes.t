@@ -39,7 +39,13 @@ put $s/lib/m/m.c <<<'#include "tab.c"'
 printf '%s\n' drivers/w/w.o drivers/x/x.o drivers/y/y.o fs/q/q.o fs/r/r.o drivers/z/z.o \
 	kernel/k.o lib/m/m.o >"$tmp/units"
 
-aff() { "$tmp/affected" "$s" "$o" "$tmp/units" "$@" | tr '\n' ' ' | sed 's/ $//'; }
+# pipefail: a driver that fails (even with no output, which the last check
+# expects) must show in the result, not vanish in the pipeline.
+aff() {
+	(set -o pipefail
+	"$tmp/affected" "$s" "$o" "$tmp/units" "$@" | tr '\n' ' ' | sed 's/ $//') ||
+		echo "(the driver failed: status $?)"
+}
 is "$(aff include/linux/a.h)" "drivers/x/x.o" "a header reaches the unit that includes it through another header"
 is "$(aff include/linux/c.h)" "drivers/y/y.o" "  and only that unit (arch/arm is not part of an x86 build)"
 is "$(aff include/linux/b.h include/linux/c.h)" "drivers/x/x.o drivers/y/y.o" "several changed headers: the union"

@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 7
+plan 10
 # A source tree that differs from the running kernel in cmdline_proc_show:
 # hard links to the pinned tree, with that one file replaced.
 src=$(ksplice_source)
@@ -33,12 +33,17 @@ out=$(vm --file "$upd" -- '
 	after=$(kpeek cmdline_proc_show 64)
 	[ -n "$before" ] && [ "$before" = "$after" ] && echo TEXT-UNCHANGED
 	echo "CAUSE: $(cat /sys/kernel/ksplice/skew/abort_cause 2>/dev/null || echo gone)"
-	lsmod | grep -q "^ksplice_skew " && echo "UPDATE-MODULE-STILL-LOADED"
+	# lsmod ran if it lists the core, which the tools leave loaded
+	lsmod >/tmp/mods; grep -q "^ksplice " /tmp/mods && echo "CORE-LISTED"
+	grep -q "^ksplice_skew " /tmp/mods && echo "UPDATE-MODULE-STILL-LOADED"
 	echo "CMDLINE: $(cat /proc/cmdline)"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$(printf '%s\n' "$out" | head -20)"
 like "$out" 'APPLY-STATUS=[1-9]' "ksplice-apply fails"
 like "$out" 'no_match|not built from .*source|does not match' "the failure says the code does not match"
 like "$out" 'cmdline_proc_show' "the failure names the function"
 like "$out" 'TEXT-UNCHANGED' "the function's bytes in the running kernel are unchanged"
+like "$out" 'CORE-LISTED' "lsmod lists the loaded modules (the core)"
+like "$out" '^CMDLINE: .+' "/proc/cmdline is read after the refusal"
 unlike "$out" 'UPDATE-MODULE-STILL-LOADED|CMDLINE: .*ksplice=applied' "nothing of the update is left loaded or running"

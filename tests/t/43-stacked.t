@@ -6,7 +6,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 8
+plan 9
 a=$(make_update "$KSPLICE_TOP/examples/cmdline.patch" sta) &&
 b=$(make_update "$KSPLICE_TOP/examples/uname.patch" stb)
 ok $? "both updates build"
@@ -26,6 +26,7 @@ out=$(vm --file "$a" --file "$b" -- '
 	ksplice-undo sta >/dev/null; state then-a
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 like "$out" 'STATE both-applied: cmdline=new uname=new' "both updates in force together"
 like "$out" 'STATE first-undone-a: cmdline=old uname=new' "undoing the first keeps the second"

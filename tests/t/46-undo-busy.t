@@ -10,7 +10,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 12
+plan 13
 upd=$(make_update "$KSPLICE_TOP/tests/patches/pipe_read.patch" pipe)
 ok $? "ksplice-create builds the pipe_read update"
 
@@ -31,7 +31,7 @@ out=$(vm --file "$upd" -- '
 	echo "UNDO1-MS=$(echo "$start $end" | awk "{ printf \"%d\", (\$2 - \$1) * 1000 }")"
 	sed "s/^/UNDO1: /" /tmp/undo1
 	echo "STAGE=$(cat /sys/kernel/ksplice/pipe/stage)"
-	[ "$before" = "$(kpeek pipe_read 16)" ] && echo TEXT-UNCHANGED
+	[ -n "$before" ] && [ "$before" = "$(kpeek pipe_read 16)" ] && echo TEXT-UNCHANGED
 	lsmod | grep -q "^ksplice_pipe" && echo MODULE-STILL-LOADED
 	kill $(pidof sleep); wait
 	ksplice-undo pipe >/tmp/undo2 2>&1; echo "UNDO2-STATUS=$?"
@@ -40,6 +40,7 @@ out=$(vm --file "$upd" -- '
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
 	true
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 catpid=$(printf '%s\n' "$out" | sed -n 's/^CAT-PID=//p')
 like "$out" 'APPLY-STATUS=0' "the pipe_read update applies"

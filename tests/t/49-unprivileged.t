@@ -10,7 +10,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 16
+plan 17
 upd=$(make_update "$KSPLICE_TOP/examples/uname.patch" uname)
 ok $? "ksplice-create builds the uname update"
 chmod 644 "$upd"
@@ -22,7 +22,7 @@ out=$(vm --file "$upd" -- '
 	asuser ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "USER-APPLY=$?"; sed "s/^/USER-APPLY: /" /tmp/o
 	asuser --no-sys-module ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "NOCAP-APPLY=$?"; sed "s/^/NOCAP-APPLY: /" /tmp/o
 	lsmod | grep "^ksplice" | sed "s/^/LOADED-AFTER-REFUSAL: /"
-	[ "$(kpeek __do_sys_newuname 32)" = "$before" ] && [ "$(uname -v)" = "$old" ] && echo UNCHANGED
+	[ -n "$before" ] && [ "$(kpeek __do_sys_newuname 32)" = "$before" ] && [ "$(uname -v)" = "$old" ] && echo UNCHANGED
 	ksplice-apply ksplice-uname.tar.gz >/tmp/o 2>&1; echo "ROOT-APPLY=$?"
 	asuser ksplice-undo uname >/tmp/o 2>&1; echo "USER-UNDO=$?"; sed "s/^/USER-UNDO: /" /tmp/o
 	asuser --no-sys-module ksplice-undo uname >/tmp/o 2>&1; echo "NOCAP-UNDO=$?"; sed "s/^/NOCAP-UNDO: /" /tmp/o
@@ -36,6 +36,7 @@ out=$(vm --file "$upd" -- '
 	ksplice-undo uname >/tmp/o 2>&1; echo "ROOT-UNDO=$?"
 	echo "UNAME-AFTER=$(uname -v)"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 diag "$out"
 like "$out" 'ID: uid=65534' "asuser runs commands as uid 65534"
 like "$out" 'USER-APPLY=[1-9]' "ksplice-apply as uid 65534 fails"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # The core's own self-test (kmod/test/): built on the host with
 # kmod/test/build.sh, run in the guest with kmod/test/selftest.sh, which
-# feeds 17 broken updates that registration must reject, 7 that must fail
-# to apply with the right cause, one whose target module is not loaded
-# (it applies) and one with no room for a jump (ftrace redirects it), and
-# then applies, traces, blocks and undoes a good one.
+# feeds 17 broken updates that registration must reject, each for its
+# expected reason, 8 that must fail to apply with the right cause and
+# detail, one whose target module is not loaded (it applies) and one with
+# no room for a jump (ftrace redirects it), and then applies, traces,
+# blocks and undoes a good one.
 # Each of its "ok"/"FAIL" lines becomes a TAP line.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
@@ -21,6 +22,7 @@ out=$(vm --file "$KSPLICE_TOP/kmod/ksplice.ko" --file "$t/target/ksplice_target.
 	--file "$t/update/selftest_update.ko" --file "$t/selftest.sh" -- '
 	sh selftest.sh; echo "SELFTEST-STATUS=$?"
 ' 2>&1)
+ok $? "the guest ran the scenario (the rig exited 0: no boot failure, crash or timeout)"
 while IFS= read -r line; do
 	case $line in
 	"ok   "*) ok 0 "${line#ok   }" ;;
@@ -30,8 +32,10 @@ while IFS= read -r line; do
 done <<<"$out"
 is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=([1-9]|1[0-7]) rejected')" 17 \
 	"all 17 broken updates were rejected at registration"
-is "$(printf '%s\n' "$out" | grep -E '^ok   bad=10[0-46-7]: ' | grep -vc ': old code still runs$')" 7 \
+is "$(printf '%s\n' "$out" | grep -E '^ok   bad=10[0-46-7]: ' | grep -vcE ': (old code still runs|the detail says why)$')" 7 \
 	"all 7 broken updates failed to apply with the expected cause (105's target is only not loaded: it applies)"
+is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=10[0-46-79]: the detail says why$')" 8 \
+	"all 8 of them (and 109's jump label) say where and why, as expected"
 like "$out" 'SELFTEST-STATUS=0' "selftest.sh reports no failures"
 unlike "$out" '^     .*(WARNING|BUG|Oops)' "no oops or warning in dmesg"
 echo "1..$_tap_n"

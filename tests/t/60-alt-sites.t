@@ -11,7 +11,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 28
+plan 31
 src=$(ksplice_source)
 mkdir -p "$tmp/a/kernel"
 cp "$src/kernel/sys.c" "$tmp/a/kernel/sys.c"
@@ -65,6 +65,7 @@ run() {
 for cfg in qemu64:1 qemu64:2 max:2; do
 	cpu=${cfg%:*} smp=${cfg#*:}
 	out=$(run $cpu $([ $cpu = max ] && echo trace || echo plain) $smp)
+	ok $? "$cfg: the guest ran the scenario (the rig exited 0)"
 	cpu="$cpu -smp $smp"
 	diag "$cpu: $(printf '%s\n' "$out" | grep -v '^DMESG' | head -20)"
 	case $cfg in

@@ -12,7 +12,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 25
+plan 27
 src=$(ksplice_source)
 mkdir -p "$tmp/a/kernel"
 cp "$src/kernel/sys.c" "$tmp/a/kernel/sys.c"
@@ -77,6 +77,7 @@ run() {
 
 for cpu in qemu64 max; do
 	out=$(run $cpu)
+	ok $? "$cpu: the guest ran the scenario (the rig exited 0)"
 	diag "$cpu: $(printf '%s\n' "$out" | head -40)"
 	if [ $cpu = max ]; then
 		like "$out" 'HAS-SMAP' "$cpu: SMAP (the good read below needs the new code's stac alternative applied)"

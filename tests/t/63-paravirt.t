@@ -9,7 +9,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 14
+plan 16
 src=$(ksplice_source)
 f=arch/x86/kernel/process_64.c
 mkdir -p "$tmp/a/$(dirname $f)"
@@ -51,6 +51,7 @@ for cpu in qemu64 max; do
 		echo "UNDONE: $(./probe)"
 		dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 	' 2>&1)
+	ok $? "$cpu: the guest ran the scenario (the rig exited 0)"
 	diag "$cpu: $(printf '%s\n' "$out" | grep -v '^DMESG' | head -20)"
 	like "$out" 'BEFORE: ARCH=-1 GETFS=0 fs-ok' "$cpu: before: the stock code"
 	like "$out" 'APPLY-STATUS=0' "$cpu: ksplice-apply succeeds"

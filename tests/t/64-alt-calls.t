@@ -11,7 +11,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 12
+plan 14
 src=$(ksplice_source)
 f=lib/iov_iter.c
 mkdir -p "$tmp/a/lib"
@@ -39,6 +39,7 @@ for cpu in qemu64 max; do
 		ksplice-undo cu; echo "UNDO-STATUS=$?"
 		dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 	' 2>&1)
+	ok $? "$cpu: the guest ran the scenario (the rig exited 0)"
 	diag "$cpu: $(printf '%s\n' "$out" | grep -v '^DMESG' | head -20)"
 	if [ $cpu = max ]; then
 		like "$out" 'CALLS: e8 copy_user_enhanced_fast_string' "$cpu: the kernel calls copy_user_enhanced_fast_string there"

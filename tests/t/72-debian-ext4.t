@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 abi=$KSPLICE_PREV_KERNEL_ABI
-plan 15
+plan 16
 upd=$(make_debian_update "$KSPLICE_EXT4_UPDATE" ext4fix "/usr/src/linux-headers-$abi")
 ok $? "ksplice-create --debian $KSPLICE_EXT4_UPDATE builds the update for $abi"
 [ -s "${upd:-}" ] || { sed 's/^/# /' "$tmp/create-ext4fix.log" | tail -20; bail "no update file"; }
@@ -38,6 +38,7 @@ ctl=$(vm --kernel "$abi" --module ext4 --module loop -- "$setup"'
 	done
 	echo "SURVIVED"
 ' 2>&1)
+is "$?" 125 "the rig reports the control run's guest crash (status 125)"
 like "$ctl" 'RIP: .*ext4_mb_load_buddy_gfp' "without the update the stock $abi crashes in ext4_mb_load_buddy_gfp (the bug)"
 
 # The workload: each round writes a file of random data (its checksum taken
