@@ -404,20 +404,18 @@ bool diff_same_function(const struct object *pre, const struct symbol *a,
 	return same_function(pre, a, post, b, false);
 }
 
-/* @lines: strings that differ only in a line number are the same. */
-static bool same_function(const struct object *pre, const struct symbol *a,
-			  const struct object *post, const struct symbol *b,
-			  bool lines)
+/* Relocations at the same places pointing at the same things? @lines: see below. */
+bool diff_same_relocs(const struct object *pre, const struct symbol *a,
+		      const struct object *post, const struct symbol *b,
+		      bool lines)
 {
-	unsigned long size = a->st.st_size;
 	struct reloc *ra, *rb;
 	size_t na, nb, i;
 
-	if (size != b->st.st_size || !func_bytes(a) || !func_bytes(b) ||
-	    memcmp(func_bytes(a), func_bytes(b), size))
-		return false;
-	na = elf_relocs_in(a->sec, a->st.st_value, a->st.st_value + size, &ra);
-	nb = elf_relocs_in(b->sec, b->st.st_value, b->st.st_value + size, &rb);
+	na = elf_relocs_in(a->sec, a->st.st_value,
+			   a->st.st_value + a->st.st_size, &ra);
+	nb = elf_relocs_in(b->sec, b->st.st_value,
+			   b->st.st_value + b->st.st_size, &rb);
 	if (na != nb)
 		return false;
 	for (i = 0; i < na; i++) {
@@ -435,6 +433,19 @@ static bool same_function(const struct object *pre, const struct symbol *a,
 	return true;
 }
 
+/* @lines: strings that differ only in a line number are the same. */
+static bool same_function(const struct object *pre, const struct symbol *a,
+			  const struct object *post, const struct symbol *b,
+			  bool lines)
+{
+	unsigned long size = a->st.st_size;
+
+	if (size != b->st.st_size || !func_bytes(a) || !func_bytes(b) ||
+	    memcmp(func_bytes(a), func_bytes(b), size))
+		return false;
+	return diff_same_relocs(pre, a, post, b, lines);
+}
+
 static void add_change(struct diff *d, enum change_kind kind,
 		       struct symbol *pre, struct symbol *post)
 {
@@ -447,7 +458,6 @@ static void add_change(struct diff *d, enum change_kind kind,
 	c->kind = kind;
 	c->pre = pre;
 	c->post = post;
-	c->twin = false;	/* mark_twins says, across units */
 }
 
 /* foo.constprop.1 -> foo.constprop: gcc numbers clones per unit. */

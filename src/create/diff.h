@@ -72,6 +72,10 @@ int diff_objects(const struct object *pre, struct object *post,
 void diff_free(struct diff *d);
 
 /* Same code, relocations pointing at the same things (by name)? */
+/* Their relocations, at the same offsets, point at the same things? */
+bool diff_same_relocs(const struct object *oa, const struct symbol *a,
+		      const struct object *ob, const struct symbol *b,
+		      bool lines);
 bool diff_same_function(const struct object *oa, const struct symbol *a,
 			const struct object *ob, const struct symbol *b);
 

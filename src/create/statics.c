@@ -119,33 +119,6 @@ static bool same_contents(const struct symbol *a, const struct symbol *b)
 	return !memcmp(pa, pb, n);
 }
 
-/* Relocations at the same places, pointing at the same things? */
-static bool same_relocs(const struct object *pre, const struct symbol *a,
-			const struct object *post, const struct symbol *b)
-{
-	struct reloc *ra, *rb;
-	size_t na, nb, i;
-
-	na = elf_relocs_in(a->sec, a->st.st_value,
-			   a->st.st_value + a->st.st_size, &ra);
-	nb = elf_relocs_in(b->sec, b->st.st_value,
-			   b->st.st_value + b->st.st_size, &rb);
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++) {
-		struct target ta, tb;
-
-		if (ra[i].offset - a->st.st_value != rb[i].offset - b->st.st_value ||
-		    ra[i].type != rb[i].type)
-			return false;
-		diff_target(pre, &ra[i], &ta);
-		diff_target(post, &rb[i], &tb);
-		if (!diff_same_target(&ta, &tb))
-			return false;
-	}
-	return true;
-}
-
 /*
  * The pre counterpart of @s, the @idx-th of @post's statics of its base
  * that a function references, among @pre's of its twin; NULL with
@@ -235,7 +208,7 @@ static void check_bound(const struct object *pre, const struct object *post,
 		return;
 	if (!writable(s) || !writable(c)) {
 		if (writable(s) != writable(c) || !same_contents(s, c) ||
-		    !same_relocs(pre, c, post, s))
+		    !diff_same_relocs(pre, c, post, s, false))
 			s->local = LOCAL_NEW;
 	} else if (s->st.st_size != c->st.st_size) {
 		s->local = LOCAL_RESIZED;
