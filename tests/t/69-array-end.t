@@ -62,6 +62,10 @@ at = d.rfind(old)
 assert old != new and at > d.find(b"vermagic=")
 open(p, "wb").write(d[:at] + new + d[at + len(old):])
 PY
+# Its sha256 in the manifest made to fit, as a careful tamperer would: what
+# is tested is the core's own check and that ksplice-apply shows its reason.
+sed -i "s/^member_sha256: ksplice_tgid.ko .*/member_sha256: ksplice_tgid.ko $(sha256sum <"$tmp/doc/ksplice_tgid.ko" | cut -d' ' -f1)/" \
+	"$tmp/doc/manifest" || bail "cannot fix the manifest"
 tar -czf "$tmp/ksplice-tgiddoc.tar.gz" -C "$tmp/doc" $(tar -tzf "$upd") || bail "cannot repack"
 
 out=$(vm --file "$upd" --file "$bad" --file "$sel" --file "$tmp/ksplice-tgiddoc.tar.gz" -- '
