@@ -29,7 +29,7 @@ create() {
 
 a=$(create a env -u SOURCE_DATE_EPOCH MAKEFLAGS=-j1 USER=alice LANG=C)
 [ -s "$a" ]; ok $? "the first build writes $a" || { diag "$(tail -n 20 "$tmp/a.log")"; bail "no update"; }
-core=$(sed -n 's/^  .*core module.*(\(.*\))$/\1/p' "$tmp/a.log")
+core=$(sed -n 's/^  .*core module.*(\(for \)\{0,1\}\(.*\))$/\2/p' "$tmp/a.log")
 [ -n "$core" ] && [ -d "$core" ]; ok $? "the core module cache dir is named: $core"
 
 # The second: another work dir (longer), time, SOURCE_DATE_EPOCH, jobs,
