@@ -227,21 +227,112 @@ int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run)
 	return ret;
 }
 
+/* Runs recipes[i] in t->obj, nproc at a time; @failed[i] if it fails. */
+static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
+			bool *failed)
+{
+	long max = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t *pids = xcalloc(nr + 1, sizeof(pid_t));
+	size_t next = 0, running = 0, i;
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	while (next < nr || running) {
+		while (next < nr && running < (size_t)(max > 0 ? max : 1)) {
+			failed[next] = true;
+			if (!*recipes[next]) {
+				next++;
+				continue;
+			}
+			pid = fork();
+			if (!pid) {
+				fd = open(t->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+				if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
+				    chdir(t->obj))
+					_exit(126);
+				execl("/bin/sh", "sh", "-c", recipes[next], (char *)NULL);
+				_exit(127);
+			}
+			if (pid > 0) {
+				pids[next] = pid;
+				running++;
+			}
+			next++;
+		}
+		if (!running)
+			break;
+		pid = wait(&status);
+		if (pid < 0)
+			break;
+		for (i = 0; i < next; i++) {
+			if (pids[i] != pid)
+				continue;
+			failed[i] = !WIFEXITED(status) || WEXITSTATUS(status);
+			pids[i] = 0;
+			running--;
+		}
+	}
+	free(pids);
+}
+
+/* Kbuild's recipe for each of @units, "" where the dry run has none. */
+static char **unit_recipes(struct tree *t, char *const *units, size_t nr)
+{
+	struct strv all = { 0 }, recipes = { 0 };
+	char **out = xcalloc(nr + 1, sizeof(char *));
+	size_t i, j;
+
+	if (tree_units(t, &all, NULL, &recipes))
+		memset(&all, 0, sizeof(all));
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < all.nr && strcmp(all.v[j], units[i]); j++)
+			;
+		out[i] = xstrdup(j < all.nr ? recipes.v[j] : "");
+	}
+	strv_free(&all);
+	strv_free(&recipes);
+	return out;
+}
+
+/*
+ * With @direct, units are compiled by Kbuild's own recipe for them, the
+ * line the dry run of the full build printed (gcc with the unit's flags,
+ * objtool, the .cmd file), run as make would run it: a single-target make
+ * spends some 15 s on Kbuild's own work for one unit, and in a directory
+ * that an ancestor's Makefile lists too (drivers/Makefile: char/ipmi/)
+ * it builds the unit twice, once outside its module.  A unit whose
+ * recipe fails, or that has none, is made by make, which also makes what
+ * it needs generated first.  Without @direct (the patch may change what
+ * `prepare` generates), everything is made by make.
+ */
 int tree_compile(struct tree *t, char *const *units, size_t nr,
-		 char *const *dests, bool *failed)
+		 char *const *dests, bool *failed, bool direct)
 {
 	char **targets = xcalloc(nr + 2, sizeof(char *));
-	size_t i, bad = 0;
-	int ret;
+	char **recipes = direct ? unit_recipes(t, units, nr) : NULL;
+	size_t i, bad = 0, n = 0;
+	int ret = 0;
 
-	targets[0] = "-k";	/* say which units fail, not just the first */
 	for (i = 0; i < nr; i++) {
-		targets[i + 1] = path_join(t->obj, units[i]);
-		unlink(targets[i + 1]);
-		free(targets[i + 1]);
-		targets[i + 1] = units[i];
+		char *built = path_join(t->obj, units[i]);
+
+		unlink(built);
+		/* Kbuild makes an object's directory as it descends */
+		*strrchr(built, '/') = '\0';
+		if (recipes && mkdir_p(built))
+			*recipes[i] = '\0';
+		free(built);
+		failed[i] = true;
 	}
-	ret = make_in_tree(t, targets, KCFLAGS_LIVEPATCH, NULL);
+	if (recipes)
+		run_recipes(t, recipes, nr, failed);
+	targets[n++] = "-k";	/* say which units fail, not just the first */
+	for (i = 0; i < nr; i++)
+		if (failed[i])
+			targets[n++] = units[i];
+	if (n > 1)
+		ret = make_in_tree(t, targets, KCFLAGS_LIVEPATCH, NULL);
 	for (i = 0; i < nr; i++) {
 		char *built = path_join(t->obj, units[i]);
 		char *cp[] = { "cp", built, dests[i], NULL };
@@ -250,6 +341,8 @@ int tree_compile(struct tree *t, char *const *units, size_t nr,
 		bad += failed[i];
 		free(built);
 	}
+	if (recipes)
+		free_strv(recipes, nr);
 	free(targets);
 	return ret || bad ? -1 : 0;
 }
@@ -288,16 +381,22 @@ char *build_cpp_command(const char *cmd, size_t len, const char *unit)
 }
 
 /*
- * "  CC [M]  fs/ext4/inode.o" lines of a dry run: the C units, and the
- * gcc command of each, which follows the shell's traps on the same line.
+ * "  CC [M]  fs/ext4/inode.o" lines of a dry run: the C units, the gcc
+ * command of each, which follows the shell's traps on the same line, and
+ * that whole line: Kbuild's recipe for the unit (gcc, objtool, the .cmd
+ * file), as the full build runs it.
  */
-static void parse_units(char *text, struct strv *units, struct strv *cmds)
+static void parse_units(char *text, struct strv *units, struct strv *cmds,
+			struct strv *recipes)
 {
 	static const char trap_end[] = "kill -s PIPE $$' PIPE; ";
 	static const char echo[] = "echo '  CC ";
-	char *p = text, *end, *eol, *next, *cmd, *unit;
+	char *p = text, *end, *eol, *next, *cmd, *unit, *bol;
+	bool shared;
 
 	while ((p = strstr(p, echo))) {
+		for (bol = p; bol > text && bol[-1] != '\n'; bol--)
+			;
 		p += strlen(echo);
 		if (!strncmp(p, "[M]", 3))
 			p += 3;
@@ -310,20 +409,27 @@ static void parse_units(char *text, struct strv *units, struct strv *cmds)
 		}
 		eol = end + strcspn(end, "\n");
 		next = strstr(end, echo);
-		if (next && next < eol)
+		shared = next && next < eol;
+		if (shared)
 			eol = next;
 		unit = xstrndup(p, end - p);
 		cmd = strstr(end, trap_end);
 		cmd = cmd && cmd < eol ? cmd + strlen(trap_end) : NULL;
 		cmd = cmd ? build_cpp_command(cmd, eol - cmd, unit) : NULL;
 		strv_add(cmds, cmd ? cmd : xstrdup(""));
+		/* one recipe a line, and a tab separates the cache's fields */
+		if (shared || memchr(bol, '\t', eol - bol))
+			strv_add(recipes, xstrdup(""));
+		else
+			strv_add(recipes, xstrndup(bol, eol - bol));
 		strv_add(units, unit);
 		p = end;
 	}
 }
 
+/* The cache of a dry run: "unit \t gcc -E \t recipe" a line. */
 static int write_commands(const struct strv *units, const struct strv *cmds,
-			  const char *path)
+			  const struct strv *recipes, const char *path)
 {
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
@@ -335,15 +441,16 @@ static int write_commands(const struct strv *units, const struct strv *cmds,
 		return -1;
 	}
 	for (i = 0; i < units->nr; i++)
-		fprintf(f, "%s\t%s\n", units->v[i], cmds->v[i]);
+		fprintf(f, "%s\t%s\t%s\n", units->v[i], cmds->v[i], recipes->v[i]);
 	ret = fclose(f) || rename(tmp, path) ? -1 : 0;
 	free(tmp);
 	return ret;
 }
 
-static int read_commands(const char *path, struct strv *units, struct strv *cmds)
+static int read_commands(const char *path, struct strv *units, struct strv *cmds,
+			 struct strv *recipes)
 {
-	char *text, *p, *tab, *eol;
+	char *text, *p, *tab, *tab2, *eol;
 	size_t len;
 
 	if (read_file(path, 1 << 30, &text, &len))
@@ -351,53 +458,63 @@ static int read_commands(const char *path, struct strv *units, struct strv *cmds
 	for (p = text; *p; p = *eol ? eol + 1 : eol) {
 		eol = p + strcspn(p, "\n");
 		tab = memchr(p, '\t', eol - p);
-		if (!tab)
+		tab2 = tab ? memchr(tab + 1, '\t', eol - tab - 1) : NULL;
+		if (!tab2)
 			continue;
 		strv_add(units, xstrndup(p, tab - p));
-		strv_add(cmds, xstrndup(tab + 1, eol - tab - 1));
+		strv_add(cmds, xstrndup(tab + 1, tab2 - tab - 1));
+		strv_add(recipes, xstrndup(tab2 + 1, eol - tab2 - 1));
 	}
 	free(text);
 	return units->nr ? 0 : -1;
 }
 
-/* The dry run, once per tree: the units and their commands, cached. */
+/*
+ * The dry run, once per tree, with the flags units are compiled with for
+ * live patching: the units, their commands and recipes, cached.
+ */
 static int dry_run(struct tree *t, const char *list)
 {
 	char *dry = path_join(t->dir, "units.dry-run"), *text;
 	/* -j1: parallel makes would interleave their lines in the file */
-	char *targets[] = { "-j1", "-k", "vmlinux", "modules", NULL };
-	struct strv units = { 0 }, cmds = { 0 };
+	char *targets[] = { "-n", "-j1", "-k", "vmlinux", "modules", NULL };
+	struct strv units = { 0 }, cmds = { 0 }, recipes = { 0 };
 	size_t len;
 	int ret = -1;
 
 	unlink(dry);
 	fprintf(stderr, "  listing the units this configuration builds (Kbuild dry run, once per tree)\n");
-	make_in_tree(t, targets, "-n", dry);
+	make_in_tree(t, targets, KCFLAGS_LIVEPATCH, dry);
 	if (!read_file(dry, 1 << 30, &text, &len)) {
-		parse_units(text, &units, &cmds);
+		parse_units(text, &units, &cmds, &recipes);
 		free(text);
-		ret = units.nr ? write_commands(&units, &cmds, list) : -1;
+		ret = units.nr ? write_commands(&units, &cmds, &recipes, list) : -1;
 	}
 	strv_free(&units);
 	strv_free(&cmds);
+	strv_free(&recipes);
 	unlink(dry);
 	free(dry);
 	return ret;
 }
 
-int tree_units(struct tree *t, struct strv *units, struct strv *cmds)
+int tree_units(struct tree *t, struct strv *units, struct strv *cmds,
+	       struct strv *recipes)
 {
-	char *list = path_join(t->dir, "unit-commands");
-	struct strv c = { 0 };
+	char *list = path_join(t->dir, "unit-recipes");
+	struct strv c = { 0 }, r = { 0 };
 	int ret = 0;
 
 	memset(units, 0, sizeof(*units));
-	if (read_commands(list, units, cmds ? cmds : &c)) {
+	if (read_commands(list, units, cmds ? cmds : &c, recipes ? recipes : &r)) {
 		strv_free(units);
 		strv_free(cmds ? cmds : &c);
-		ret = dry_run(t, list) || read_commands(list, units, cmds ? cmds : &c);
+		strv_free(recipes ? recipes : &r);
+		ret = dry_run(t, list) ||
+		      read_commands(list, units, cmds ? cmds : &c, recipes ? recipes : &r);
 	}
 	strv_free(&c);
+	strv_free(&r);
 	free(list);
 	return ret ? -1 : 0;
 }

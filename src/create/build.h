@@ -37,13 +37,15 @@ int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);
  * each to @dests[i]; @failed[i] says which did not compile.
  */
 int tree_compile(struct tree *t, char *const *units, size_t nr,
-		 char *const *dests, bool *failed);
+		 char *const *dests, bool *failed, bool direct);
 
 /*
  * Every C unit the configuration builds, from a Kbuild dry run (cached),
- * and (@cmds, may be NULL) for each its gcc -E, to run in t->obj.
+ * and (@cmds, @recipes: may be NULL) for each its gcc -E and Kbuild's
+ * recipe ("" if unknown), to run in t->obj.
  */
-int tree_units(struct tree *t, struct strv *units, struct strv *cmds);
+int tree_units(struct tree *t, struct strv *units, struct strv *cmds,
+	       struct strv *recipes);
 
 /* Kbuild's command line making @unit, as the gcc -E of its source. */
 char *build_cpp_command(const char *cmd, size_t len, const char *unit);

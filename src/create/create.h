@@ -44,6 +44,7 @@ struct work {
 	struct tree tree;
 	struct patch_files files;
 	struct strv units;		/* fs/proc/cmdline.o */
+	bool regenerates;		/* what `prepare` makes from C may change */
 	struct update update;
 	struct exports exports;
 	struct load_syms load_syms;

@@ -71,7 +71,7 @@ static int reach_units(struct work *w, const struct strv *changed,
 {
 	size_t i;
 
-	if (tree_units(&w->tree, &pk->all, &pk->cmds)) {
+	if (tree_units(&w->tree, &pk->all, &pk->cmds, NULL)) {
 		show_log_tail(w->log);
 		return error("Kbuild could not list the units of this configuration");
 	}
@@ -137,6 +137,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 				generators[idx[i] - pk->cmds.nr], why[i]);
 		all |= differs[i];
 	}
+	w->regenerates = all;
 	for (i = 0; !ret && i < nr - nr_gen; i++) {
 		keep[i] = differs[i] || all;
 		kept += keep[i];
@@ -248,7 +249,8 @@ static int compile_all(struct work *w, const char *stage)
 		fprintf(stderr, "  compiling %zu units (%s)\n", w->units.nr, stage);
 	for (i = 0; i < w->units.nr; i++)
 		dests[i] = obj_path(w, stage, i);
-	ret = tree_compile(&w->tree, w->units.v, w->units.nr, dests, failed);
+	ret = tree_compile(&w->tree, w->units.v, w->units.nr, dests, failed,
+			   !w->regenerates);
 	if (ret)
 		show_log_tail(w->log);
 	for (i = 0; ret && i < w->units.nr; i++)
