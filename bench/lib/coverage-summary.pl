@@ -16,13 +16,14 @@ my (%n, %fail, %apart);
 for my $r (@rows) {
 	my ($stage, $cause) = @$r[2, 3];
 	$n{$stage}++;
-	if ($stage eq 'nature' || $stage eq 'noop') { $apart{"$stage\t$cause"}++ }
+	if ($stage eq 'nature' || $stage eq 'noop' || $stage eq 'data') { $apart{"$stage\t$cause"}++ }
 	elsif ($stage ne 'applied') { $fail{"$stage\t$cause"}++ }
 }
 my %skipwhy;
 $skipwhy{$_->[1]}++ for @skip;
 my $done = @rows;
-my $apart = ($n{nature} // 0) + ($n{noop} // 0);
+my $data = $n{data} // 0;
+my $apart = ($n{nature} // 0) + ($n{noop} // 0) + $data;
 my $den = $done - $apart;
 my $ok = $n{applied} // 0;
 
@@ -31,7 +32,9 @@ $name //= $dir;
 printf "ksplice coverage of linux-source-6.1 %s\n", $name;
 printf "  %d of %d patches done%s\n", $done, scalar @plan, $done < @plan ? ' (a partial run: the order is shuffled, so a fair sample)' : '';
 printf "  applied live: %d of %d = %.1f%%\n", $ok, $den, $den ? 100 * $ok / $den : 0;
-printf "  counted apart: %d (cannot apply by nature or nothing to apply)\n", $apart;
+printf "  with changes of existing data as failures: %d of %d = %.1f%%\n", $ok, $den + $data,
+	$den + $data ? 100 * $ok / ($den + $data) : 0;
+printf "  counted apart: %d (cannot apply by nature, nothing to apply, or changes existing data: needs the patch author's code)\n", $apart;
 for my $k (sort { $apart{$b} <=> $apart{$a} || $a cmp $b } keys %apart) {
 	my ($s, $c) = split /\t/, $k;
 	printf "    %-8s %-32s %5d\n", $s, $c, $apart{$k};

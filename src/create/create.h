@@ -45,6 +45,7 @@ struct work {
 	struct patch_files files;
 	struct strv units;		/* fs/proc/cmdline.o */
 	bool regenerates;		/* what `prepare` makes from C may change */
+	size_t data_changes;		/* existing variables the patch changes */
 	struct update update;
 	struct exports exports;
 	struct load_syms load_syms;

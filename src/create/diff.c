@@ -635,11 +635,13 @@ int diff_objects(const struct object *pre, struct object *post,
 		add_change(d, a ? FUNC_CHANGED : FUNC_NEW, a, b);
 	}
 	add_partners(pre, post, d);
+	diff_data(pre, post, d, log);
 	return 0;
 }
 
 void diff_free(struct diff *d)
 {
 	free(d->changes);
+	free(d->data);
 	memset(d, 0, sizeof(*d));
 }

@@ -61,9 +61,17 @@ struct change {
 	bool twin;			/* the same change is in another unit */
 };
 
+/* An existing variable whose size or initial contents changed (data.c). */
+struct data_change {
+	const struct symbol *pre, *post;
+	const char *what;		/* "size", "initial value", ... */
+};
+
 struct diff {
 	struct change *changes;
 	size_t nr_changes;
+	struct data_change *data;
+	size_t nr_data;
 };
 
 /* Compare every function of @pre and @post; report notes to @log. */
@@ -81,5 +89,11 @@ bool diff_same_function(const struct object *oa, const struct symbol *a,
 
 /* Functions run only at boot or module load; a change there cannot apply. */
 bool diff_is_init_section(const struct section *sec);
+/* Data used only at boot or module load (__initdata). */
+bool diff_is_init_data(const struct section *sec);
+
+/* Finds the existing variables whose contents the patch changes; notes to @log. */
+void diff_data(const struct object *pre, const struct object *post,
+	       struct diff *d, FILE *log);
 
 #endif

@@ -306,6 +306,8 @@ static bool diff_unit(struct work *w, size_t i, struct unit *u)
 		/* A new global may be called from another unit. */
 		changed += c->kind == FUNC_CHANGED || c->post->bind == STB_GLOBAL;
 	}
+	if (u->diff.nr_data)
+		w->data_changes += u->diff.nr_data;
 	if (changed)
 		return true;
 	diff_free(&u->diff);
@@ -379,6 +381,9 @@ int units_diff(struct work *w)
 	for (i = 0; i < w->units.nr; i++)
 		if (diff_unit(w, i, &w->update.units[w->update.nr_units]))
 			w->update.nr_units++;
+	if (w->data_changes)
+		return error("the patch changes %zu existing variable%s (\"changed data\" above): the running kernel keeps their contents, so the update would not bring the change; changing live data needs code of the patch author's",
+			     w->data_changes, w->data_changes == 1 ? "" : "s");
 	if (!replaces_any(&w->update))
 		return error("the patch changes no code in a function: nothing to update");
 	if (w->units.nr > 1)

@@ -27,7 +27,7 @@ is "$(head -n 1 "$tsv")" "$(printf 'file\tunits\tstage\tcause\tdetail\tseconds\t
 	"the TSV has its header"
 is "$(tail -n +2 "$tsv" | wc -l)" 30 "it has a row for each of the 30 patches"
 is "$(tail -n +2 "$tsv" | cut -f7 | sort -u | wc -l)" 30 "  each patch once"
-bad=$(tail -n +2 "$tsv" | awk -F'\t' '$3 !~ /^(applied|create|match|apply|smoke|undo|crash|nature|noop)$/ || $4 == ""')
+bad=$(tail -n +2 "$tsv" | awk -F'\t' '$3 !~ /^(applied|create|match|apply|smoke|undo|crash|nature|noop|data)$/ || $4 == ""')
 is "$bad" "" "every row has a known stage and a cause"
 # Applied: undone (the undo column), and the guest ran its smoke check.
 applied=$(tail -n +2 "$tsv" | awk -F'\t' '$3 == "applied"' | wc -l)

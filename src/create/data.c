@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Changed data: an existing variable whose size, section or initial
+ * contents (bytes, or what its relocations point at) the patch changes.
+ *
+ * An update replaces code.  The running kernel keeps its variables with
+ * the values they have, and new code binds to them, so a changed initial
+ * value (a netlink policy's new limit, a device table's new entry, a
+ * function table's new member) would be lost without a word: the update
+ * would apply and not fix what the patch fixes.  Every such change is
+ * found here and named, with the code and data that refer to it, and the
+ * update is refused (units.c); changing live data needs code of the
+ * patch author's.
+ *
+ * New variables (no counterpart before the patch) are carried by the
+ * update, initialised as the patch says (newobj.c); static locals pair
+ * through their functions (statics.c), and dynamic-debug descriptors,
+ * warn-once flags and the kernel's special tables are not variables of
+ * the program.  Data used only at initialization has done its work.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "util.h"
+
+/* Sections that hold the program's variables; -fdata-sections names each. */
+static const char *const data_prefixes[] = {
+	".data", ".rodata", ".bss", ".ref.data", ".tdata", ".tbss",
+};
+
+/* ...but not these: flags of WARN_ONCE and friends, and merged constants. */
+static const char *const not_data[] = {
+	".data.once", ".data..once", ".rodata.str", ".rodata.cst",
+};
+
+static const char *const init_data[] = {
+	".init.data", ".init.rodata", ".exit.data", ".init.bss",
+	".meminit.data", ".meminit.rodata",
+};
+
+static bool has_prefix_in(const char *name, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (str_has_prefix(name, list[i]))
+			return true;
+	return false;
+}
+
+#define IN(name, list) has_prefix_in(name, list, sizeof(list) / sizeof(list[0]))
+
+bool diff_is_init_data(const struct section *sec)
+{
+	return IN(sec->name, init_data);
+}
+
+static bool is_variable(const struct symbol *s)
+{
+	if (s->type != STT_OBJECT || !s->sec || !(s->sec->sh.sh_flags & SHF_ALLOC) ||
+	    (s->sec->sh.sh_flags & SHF_EXECINSTR))
+		return false;
+	if (diff_is_static_local(s) || diff_numbered_base(s->name))
+		return false;
+	return IN(s->sec->name, data_prefixes) && !IN(s->sec->name, not_data);
+}
+
+static const unsigned char *contents(const struct symbol *s)
+{
+	return s->sec->data ? s->sec->data + s->st.st_value : NULL;
+}
+
+static bool zero(const unsigned char *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* What differs between @a (pre) and @b (post), or NULL. */
+static const char *what_changed(const struct object *pre, const struct symbol *a,
+				const struct object *post, const struct symbol *b)
+{
+	const unsigned char *pa = contents(a), *pb = contents(b);
+	size_t n = b->st.st_size;
+
+	if (a->st.st_size != n)
+		return "size";
+	if (strcmp(a->sec->name, b->sec->name))
+		return "section (constness or placement)";
+	if (pa && pb ? memcmp(pa, pb, n) : (pa ? !zero(pa, n) : pb && !zero(pb, n)))
+		return "initial value";
+	if (!diff_same_relocs(pre, a, post, b, false))
+		return "initial value (what it points at)";
+	return NULL;
+}
+
+static const struct symbol *named_counterpart(const struct object *pre,
+					      const struct symbol *b)
+{
+	size_t i;
+
+	for (i = 0; i < pre->nr_syms; i++) {
+		const struct symbol *s = &pre->syms[i];
+
+		if (s->type == STT_OBJECT && s->sec && s->bind == b->bind &&
+		    !strcmp(s->name, b->name))
+			return s;
+	}
+	return NULL;
+}
+
+/* Appends to @buf the names of what refers to @s in @obj (code and data). */
+static void referrers(const struct object *obj, const struct symbol *s,
+		      char *buf, size_t size)
+{
+	size_t i, k, len = 0, shown = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < obj->nr_secs; i++) {
+		const struct section *sec = &obj->secs[i];
+		const char *last = NULL;
+
+		if (!(sec->sh.sh_flags & SHF_ALLOC))
+			continue;
+		for (k = 0; k < sec->nr_relocs; k++) {
+			const struct reloc *r = &sec->relocs[k];
+			const struct symbol *by;
+
+			if (r->sym != s && !(r->sym == s->sec->sym &&
+			    r->addend >= (long)s->st.st_value - 8 &&
+			    r->addend < (long)(s->st.st_value + s->st.st_size)))
+				continue;
+			by = elf_symbol_at(obj, sec, r->offset);
+			if (!by || by == s || (last && !strcmp(last, by->name)))
+				continue;
+			last = by->name;
+			if (shown++ == 6) {
+				len += snprintf(buf + len, size - len, ", ...");
+				return;
+			}
+			len += snprintf(buf + len, size - len, "%s%s%s",
+					len ? ", " : "",
+					elf_is_function(by) ? "" : "data ", by->name);
+			if (len >= size)
+				return;
+		}
+	}
+}
+
+static void add_data(struct diff *d, const struct symbol *a,
+		     const struct symbol *b, const char *what)
+{
+	d->data = xrealloc(d->data, (d->nr_data + 1) * sizeof(*d->data));
+	d->data[d->nr_data++] = (struct data_change){ a, b, what };
+}
+
+void diff_data(const struct object *pre, const struct object *post,
+	       struct diff *d, FILE *log)
+{
+	char refs[512];
+	size_t i;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		const struct symbol *b = &post->syms[i], *a;
+		const char *what;
+
+		if (!is_variable(b) && !(b->type == STT_OBJECT && b->sec &&
+					 diff_is_init_data(b->sec)))
+			continue;
+		a = named_counterpart(pre, b);
+		if (!a || !(what = what_changed(pre, a, post, b)))
+			continue;
+		if (diff_is_init_data(b->sec) && diff_is_init_data(a->sec)) {
+			if (log)
+				fprintf(log, "  note: %s is used only at initialization; its change (%s) is not applied\n",
+					b->name, what);
+			continue;
+		}
+		add_data(d, a, b, what);
+		if (!log)
+			continue;
+		referrers(post, b, refs, sizeof(refs));
+		fprintf(log, "  changed data: %s: its %s (%s; used by %s)\n",
+			b->name, what, b->sec->name, refs[0] ? refs : "nothing here");
+	}
+}

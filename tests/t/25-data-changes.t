@@ -1,0 +1,59 @@
+#!/bin/bash
+# Changes to existing data are found and refused, never dropped: the
+# running kernel keeps a variable's contents, so an update that replaced
+# only the code would apply without the fix.  Small objects compiled here
+# (each kind of change; new variables and __initdata are not refusals),
+# then a real one: a netlink policy's change in net/ipv6/seg6.c beside a
+# code change, refused naming the table and who uses it, while the code
+# change alone builds.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/update.sh"
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
+
+plan 14
+
+pre='struct pol { int type, len; };
+static const struct pol policy[] = { {1, 4}, {2, 8} };
+int limit = 3;
+static const char *names[] = { "a", "b" };
+static int once[2] __attribute__((section(".init.data"))) = { 1, 2 };
+int use(int i) { return policy[i].len + limit + once[i] + names[i][0]; }
+int other(int i) { return i * 7; }'
+post=$(sed -e 's/{2, 8}/{2, 16}/; s/limit = 3/limit = 4/; s/"b"/"c"/; s/{ 1, 2 }/{ 1, 3 }/' <<<"$pre")
+printf '%s\n' "$pre" | gcc $CFLAGS -c -x c -o "$tmp/pre.o" - &&
+printf '%s\n' "$post" | gcc $CFLAGS -c -x c -o "$tmp/post.o" - &&
+printf '%s\nint fresh = 5;\nint usefresh(void) { return fresh; }\n' "$pre" |
+	gcc $CFLAGS -c -x c -o "$tmp/new.o" - || bail "cannot compile the objects"
+
+out=$(ksplice-create --diff-objects "$tmp/pre.o" "$tmp/post.o")
+ok $? "the diff of the objects runs"
+like "$out" '^  changed data: policy: its initial value \(\.rodata\.policy; used by use\)$' \
+	"a constant table's new value is found, with its user"
+like "$out" '^  changed data: limit: its initial value \(\.data\.limit; used by use\)$' \
+	"a global's new initial value is found"
+like "$out" '^  changed data: names: its initial value \(what it points at\)' \
+	"a table pointing at another string is found"
+like "$out" '^  note: once is used only at initialization' "__initdata is a note, not a change"
+unlike "$out" 'changed data: once' "  and is not counted as changed data"
+
+out=$(ksplice-create --diff-objects "$tmp/pre.o" "$tmp/new.o")
+like "$out" '^new usefresh$' "a new variable's user is a new function"
+unlike "$out" 'changed data' "  and a new variable is no change of existing data"
+
+src=$(ksplice_source)
+mkdir -p "$tmp/out"
+out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/seg6-policy.patch" \
+	--id segdata -o "$tmp/out" "$src" 2>&1)
+rc=$?
+ok $([ "$rc" != 0 ]; echo $?) "ksplice-create refuses the policy change (exit $rc)"
+like "$out" 'changed data: seg6_genl_policy: its initial value \(\.rodata\.seg6_genl_policy; used by data seg6_genl_family' \
+	"  naming the table and the structure that uses it"
+like "$out" 'changes 1 existing variable .*the running kernel keeps their contents' "  saying why"
+ok $([ -z "$(ls -A "$tmp/out")" ]; echo $?) "  and writes no update"
+
+upd=$(make_update "$KSPLICE_TOP/tests/patches/seg6-tunsrc.patch" segcode "$src")
+ok $? "the same code change without the data change builds an update"
+like "$(cat "$tmp/create-segcode.log")" 'changed function: seg6_genl_get_tunsrc' \
+	"  replacing seg6_genl_get_tunsrc"
