@@ -28,7 +28,7 @@ src/lib/libksplice.a: $(LIB_OBJS)
 
 bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive -lcrypto
+	$(CC) $(CFLAGS) -o $@ $^ -ldw -lelf -larchive -lcrypto
 
 bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin

@@ -36,6 +36,7 @@ create_cause() {
 		  $first =~ /shares section (\S+)/ ? ("shared-section", $first) :
 		  $first =~ /inside an alternative/ ? ("alt-unexported-ref", $first) :
 		  $first =~ /referenced but not carried/ ? ("new-func-not-carried", $first) :
+		  $e =~ /changes the layout of/ ? ("struct-layout", join("; ", map { s/^\s*changed layout: //r } grep { /^  changed layout: / } @l)) :
 		  $e =~ /changes \d+ existing variables?/ ? ("existing-data", join("; ", map { s/^\s*changed data: //r } grep { /^  changed data: / } @l)) :
 		  $e =~ /more than --max-units/ ? ("max-units", $e) :
 		  $e =~ /changes no C source that this configuration builds/ ? ("no-unit-includes-it", $e) :

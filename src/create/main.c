@@ -24,6 +24,7 @@
 
 #include "cppdiff.h"
 #include "create.h"
+#include "layout.h"
 #include "newobj.h"
 #include "update-file.h"
 #include "util.h"
@@ -453,6 +454,13 @@ static int diff_only(const struct options *o, const char *post_path)
 	if (elf_object_read(post_path, &post))
 		return error("%s is not an x86-64 relocatable object", post_path);
 	diff_objects(&pre, &post, &d, stdout);
+	if (elf_find_section(&pre, ".debug_info") &&
+	    elf_find_section(&post, ".debug_info")) {
+		struct strv layouts = { 0 };
+
+		ret = layout_diff(o->diff_pre, post_path, "the objects", &layouts, stdout);
+		strv_free(&layouts);
+	}
 	for (i = 0; i < d.nr_changes; i++)
 		printf("%s %s\n", d.changes[i].kind == FUNC_NEW ? "new" : "changed",
 		       d.changes[i].post->name);

@@ -12,6 +12,7 @@
 
 #include "create.h"
 #include "includes.h"
+#include "layout.h"
 
 static char *source_of(const char *unit)
 {
@@ -189,6 +190,48 @@ static int pick_from(struct work *w, const struct strv *changed, struct picked *
 	return ret;
 }
 
+static char *obj_path(struct work *w, const char *stage, size_t i);
+
+/* Structures whose layout the patch changes, in the units compiled. */
+static int check_layouts(struct work *w)
+{
+	struct strv changed = { 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < w->units.nr; i++) {
+		char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
+
+		ret = layout_diff(pre, post, w->units.v[i], &changed, stderr);
+		free(pre);
+		free(post);
+	}
+	if (!ret && changed.nr)
+		ret = error("the patch changes the layout of %s%s: running code and the objects it made use the old layout, and new code would read and write the wrong bytes; changing a structure needs the patch author's code (shadow data)",
+			    changed.v[0], changed.nr > 1 ? " and more (\"changed layout\" above)" : "");
+	strv_free(&changed);
+	return ret;
+}
+
+/*
+ * Too many units to compile, most often because a structure in a header
+ * changed: compiling the first two (those whose source the patch changes
+ * come first) tells, and then that is the reason to give.
+ */
+static int probe_layouts(struct work *w)
+{
+	struct strv all = w->units;
+	size_t nr = all.nr < 2 ? all.nr : 2;
+	int ret;
+
+	fprintf(stderr, "  %zu units: compiling %zu of them to compare structure layouts first\n",
+		all.nr, nr);
+	w->units.nr = nr;
+	ret = units_compile(w) ? 0 : check_layouts(w);
+	w->units = all;
+	return ret;
+}
+
 /*
  * C source makes code, and so do headers, through every unit including
  * them (a .c can be included too).  Other files change nothing running.
@@ -225,6 +268,8 @@ int units_pick(struct work *w)
 	if (!ret && !w->units.nr)
 		return error("the patch changes nothing the code of the %zu units including it can see: nothing to update",
 			     pk.reached);
+	if (!ret && w->units.nr > w->o->max_units && probe_layouts(w))
+		return -1;
 	if (!ret && w->units.nr > w->o->max_units)
 		return error("the patch reaches %zu units whose code can change, more than --max-units %zu: compiling them would take long; raise the limit to go on",
 			     w->units.nr, w->o->max_units);
@@ -377,6 +422,8 @@ int units_diff(struct work *w)
 {
 	size_t i;
 
+	if (check_layouts(w))
+		return -1;
 	w->update.units = xcalloc(w->units.nr, sizeof(struct unit));
 	for (i = 0; i < w->units.nr; i++)
 		if (diff_unit(w, i, &w->update.units[w->update.nr_units]))

@@ -5,14 +5,16 @@
 # (each kind of change; new variables and __initdata are not refusals),
 # then a real one: a netlink policy's change in net/ipv6/seg6.c beside a
 # code change, refused naming the table and who uses it, while the code
-# change alone builds.
+# change alone builds.  A structure's layout change is refused the same
+# way (the compiler's debug information says), and a change of its text
+# that keeps the layout is not.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 14
+plan 21
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -57,3 +59,27 @@ upd=$(make_update "$KSPLICE_TOP/tests/patches/seg6-tunsrc.patch" segcode "$src")
 ok $? "the same code change without the data change builds an update"
 like "$(cat "$tmp/create-segcode.log")" 'changed function: seg6_genl_get_tunsrc' \
 	"  replacing seg6_genl_get_tunsrc"
+
+# Layouts, from small objects with debug information.
+lay='struct dev { int a; long b; union { int x; char y; }; };
+struct keep { int a; int b; };
+int f(struct dev *d, struct keep *k) { return d->a + d->b + d->x + k->a + k->b; }'
+printf '%s\n' "$lay" | gcc -g $CFLAGS -c -x c -o "$tmp/l1.o" - &&
+sed 's/long b;/long b; void *grp;/' <<<"$lay" | gcc -g $CFLAGS -c -x c -o "$tmp/l2.o" - &&
+sed 's/int a; int b; }/int a; unsigned int b; }/' <<<"$lay" | gcc -g $CFLAGS -c -x c -o "$tmp/l3.o" - ||
+	bail "cannot compile the layout objects"
+out=$(ksplice-create --diff-objects "$tmp/l1.o" "$tmp/l2.o")
+like "$out" '^  changed layout: struct dev \(in the objects\): 24 -> 32 bytes; first difference \(anonymous\)@16#4 -> grp@16#8$' \
+	"a member added: the layout change is found, with the first member that moved"
+out=$(ksplice-create --diff-objects "$tmp/l1.o" "$tmp/l3.o")
+ok $? "int to unsigned int: the diff runs"
+unlike "$out" 'changed layout' "  and the layout is the same"
+
+out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/acct-layout.patch" \
+	--id acctlayout -o "$tmp/out" "$src" 2>&1)
+rc=$?
+ok $([ "$rc" != 0 ]; echo $?) "ksplice-create refuses a member added to struct bsd_acct_struct (exit $rc)"
+like "$out" 'changed layout: struct bsd_acct_struct \(in kernel/acct.o\)' "  naming the structure and the unit"
+like "$out" 'changes the layout of struct bsd_acct_struct: running code' "  saying why"
+upd=$(make_update "$KSPLICE_TOP/tests/patches/acct-same-layout.patch" acctsame "$src")
+ok $? "a change of the structure's text that keeps its layout builds an update"
