@@ -39,6 +39,7 @@ create_cause() {
 		  $e =~ /changes the layout of/ ? ("struct-layout", join("; ", map { s/^\s*changed layout: //r } grep { /^  changed layout: / } @l)) :
 		  $e =~ /changes \d+ existing variables?/ ? ("existing-data", join("; ", map { s/^\s*changed data: //r } grep { /^  changed data: / } @l)) :
 		  $e =~ /more than --max-units/ ? ("max-units", $e) :
+		  $e =~ /more than --max-reach/ ? ("max-reach", $e) :
 		  $e =~ /changes no C source that this configuration builds/ ? ("no-unit-includes-it", $e) :
 		  $e =~ /changes no code in a function/ ? ("nothing-to-update", $e) :
 		  $e =~ /building the update module failed/ ? ("module-build", $build || $e) :

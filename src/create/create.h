@@ -32,6 +32,7 @@ struct options {
 	bool refs;			/* --refs: and where new code's go */
 	bool diff_cpp;			/* --diff-cpp PRE POST */
 	size_t max_units;
+	size_t max_reach;		/* 0: preprocess every includer */
 	bool list_units;		/* --list-units */
 	const char *verify;		/* --verify UPDATE */
 };

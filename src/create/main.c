@@ -47,6 +47,8 @@ static __noreturn void usage(int status)
 		"  --keep         keep the work directory (printed) for inspection\n"
 		"  --max-units N  refuse a patch whose headers reach more than N units\n"
 		"                 (default %d): each is compiled twice\n"
+		"  --max-reach N  refuse a patch whose headers more than N units include\n"
+		"                 (default: none): each is preprocessed twice\n"
 		"or:    ksplice-create [--build DIR] [--config FILE] --list-units SOURCE_DIR\n"
 		"  prints the C units (fs/proc/cmdline.o) the configuration builds\n"
 		"or:    ksplice-create --diff-objects PRE.o POST.o [--refs [--build DIR]]\n"
@@ -64,13 +66,13 @@ static __noreturn void usage(int status)
 	exit(status);
 }
 
-static size_t max_units_arg(const char *s)
+static size_t max_units_arg(const char *opt, const char *s)
 {
 	char *end;
 	unsigned long n = strtoul(s, &end, 10);
 
 	if (*s < '0' || *s > '9' || *end || !n)
-		die("--max-units %s: want a positive number", s);
+		die("--%s %s: want a positive number", opt, s);
 	return n;
 }
 
@@ -84,6 +86,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "keep", no_argument, NULL, 'k' },
 		{ "debian", required_argument, NULL, 'D' },
 		{ "max-units", required_argument, NULL, 'm' },
+		{ "max-reach", required_argument, NULL, 'R' },
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "refs", no_argument, NULL, 'r' },
 		{ "diff-cpp", required_argument, NULL, 'P' },
@@ -109,7 +112,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'P': o->diff_pre = optarg; o->diff_cpp = true; break;
 		case 'V': o->verify = optarg; break;
 		case 'D': o->debian = optarg; break;
-		case 'm': o->max_units = max_units_arg(optarg); break;
+		case 'm': o->max_units = max_units_arg("max-units", optarg); break;
+		case 'R': o->max_reach = max_units_arg("max-reach", optarg); break;
 		case 'l': o->list_units = true; break;
 		case 'h': usage(0);
 		default: usage(2);

@@ -176,6 +176,11 @@ static int pick_from(struct work *w, const struct strv *changed, struct picked *
 	if (nr)
 		fprintf(stderr, "  %zu of the configuration's units include what the patch changes\n",
 			pk->reached);
+	if (w->o->max_reach && nr > w->o->max_reach) {
+		free(idx);
+		return error("the patch's headers reach %zu units, more than --max-reach %zu: preprocessing them would take long; raise the limit to go on",
+			     nr, w->o->max_reach);
+	}
 	for (i = nr_units; nr && i < pk->all.nr; i++)
 		if (pk->hit[i])
 			idx[nr + nr_gen++] = i;
