@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Changed data: an existing variable whose size, section or initial
- * contents (bytes, or what its relocations point at) the patch changes.
+ * Changed data: an existing variable whose size or initial contents
+ * (bytes, or what its relocations point at) the patch changes.  One that
+ * only moves (const, __read_mostly, __ro_after_init) keeps its contents
+ * where it is: a note.
  *
  * An update replaces code.  The running kernel keeps its variables with
  * the values they have, and new code binds to them, so a changed initial
@@ -88,8 +90,6 @@ static const char *what_changed(const struct object *pre, const struct symbol *a
 
 	if (a->st.st_size != n)
 		return "size";
-	if (strcmp(a->sec->name, b->sec->name))
-		return "section (constness or placement)";
 	if (pa && pb ? memcmp(pa, pb, n) : (pa ? !zero(pa, n) : pb && !zero(pb, n)))
 		return "initial value";
 	if (!diff_same_relocs(pre, a, post, b, false))
@@ -171,8 +171,15 @@ void diff_data(const struct object *pre, const struct object *post,
 					 diff_is_init_data(b->sec)))
 			continue;
 		a = named_counterpart(pre, b);
-		if (!a || !(what = what_changed(pre, a, post, b)))
+		if (!a)
 			continue;
+		what = what_changed(pre, a, post, b);
+		if (!what) {
+			if (log && strcmp(a->sec->name, b->sec->name))
+				fprintf(log, "  note: %s moves from %s to %s; the running one stays where it is, with the same contents\n",
+					b->name, a->sec->name, b->sec->name);
+			continue;
+		}
 		if (diff_is_init_data(b->sec) && diff_is_init_data(a->sec)) {
 			if (log)
 				fprintf(log, "  note: %s is used only at initialization; its change (%s) is not applied\n",

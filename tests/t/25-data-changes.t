@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 21
+plan 23
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -43,6 +43,14 @@ unlike "$out" 'changed data: once' "  and is not counted as changed data"
 out=$(ksplice-create --diff-objects "$tmp/pre.o" "$tmp/new.o")
 like "$out" '^new usefresh$' "a new variable's user is a new function"
 unlike "$out" 'changed data' "  and a new variable is no change of existing data"
+
+printf 'int moved = 4;\nint get(int i) { return moved + i; }\n' | gcc $CFLAGS -c -x c -o "$tmp/m1.o" - &&
+printf 'int moved __attribute__((section(".data..read_mostly"))) = 4;\nint get(int i) { return moved + i; }\n' |
+	gcc $CFLAGS -c -x c -o "$tmp/m2.o" - || bail "cannot compile the moved objects"
+out=$(ksplice-create --diff-objects "$tmp/m1.o" "$tmp/m2.o")
+like "$out" '^  note: moved moves from \.data\.moved to \.data\.\.read_mostly; the running one stays' \
+	"a variable that only moves (__read_mostly) is a note"
+unlike "$out" 'changed data' "  not a change of data"
 
 src=$(ksplice_source)
 mkdir -p "$tmp/out"
