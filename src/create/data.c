@@ -16,7 +16,8 @@
  *
  * New variables (no counterpart before the patch) are carried by the
  * update, initialised as the patch says (newobj.c); static locals pair
- * through their functions (statics.c), and dynamic-debug descriptors,
+ * through their functions (statics.c), and a writable one that stays the
+ * running one is compared with it like any variable; dynamic-debug descriptors,
  * warn-once flags and the kernel's special tables are not variables of
  * the program.  Data used only at initialization has done its work.
  */
@@ -66,6 +67,16 @@ static bool is_variable(const struct symbol *s)
 	if (diff_is_static_local(s) || diff_numbered_base(s->name))
 		return false;
 	return IN(s->sec->name, data_prefixes) && !IN(s->sec->name, not_data);
+}
+
+/*
+ * A writable static local that stays the running one (statics.c); a
+ * read-only one whose contents change is carried by the new code instead.
+ */
+static bool bound_local(const struct symbol *s)
+{
+	return diff_is_static_local(s) && s->local == LOCAL_BOUND &&
+	       (s->sec->sh.sh_flags & SHF_WRITE);
 }
 
 static const unsigned char *contents(const struct symbol *s)
@@ -167,10 +178,10 @@ void diff_data(const struct object *pre, const struct object *post,
 		const struct symbol *b = &post->syms[i], *a;
 		const char *what;
 
-		if (!is_variable(b) && !(b->type == STT_OBJECT && b->sec &&
-					 diff_is_init_data(b->sec)))
+		if (!is_variable(b) && !bound_local(b) &&
+		    !(b->type == STT_OBJECT && b->sec && diff_is_init_data(b->sec)))
 			continue;
-		a = named_counterpart(pre, b);
+		a = diff_is_static_local(b) ? b->twin : named_counterpart(pre, b);
 		if (!a)
 			continue;
 		what = what_changed(pre, a, post, b);

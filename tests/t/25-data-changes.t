@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 23
+plan 25
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -51,6 +51,16 @@ out=$(ksplice-create --diff-objects "$tmp/m1.o" "$tmp/m2.o")
 like "$out" '^  note: moved moves from \.data\.moved to \.data\.\.read_mostly; the running one stays' \
 	"a variable that only moves (__read_mostly) is a note"
 unlike "$out" 'changed data' "  not a change of data"
+
+printf 'int f(int i) { static int lim = 3; lim += i; return lim; }\n' |
+	gcc $CFLAGS -c -x c -o "$tmp/s1.o" - &&
+printf 'int f(int i) { static int lim = 5; lim += i; return lim; }\n' |
+	gcc $CFLAGS -c -x c -o "$tmp/s2.o" - || bail "cannot compile the static local objects"
+out=$(ksplice-create --diff-objects "$tmp/s1.o" "$tmp/s2.o")
+like "$out" '^  changed data: lim\.[0-9]+: its initial value \(\.data\.lim\.[0-9]+; used by f\)$' \
+	"a static local's new initial value is found (the running one keeps its value)"
+out=$(ksplice-create --diff-objects "$tmp/s1.o" "$tmp/s1.o")
+is "$out" "" "  and the same object gives nothing"
 
 src=$(ksplice_source)
 mkdir -p "$tmp/out"
