@@ -86,7 +86,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "keep", no_argument, NULL, 'k' },
 		{ "debian", required_argument, NULL, 'D' },
 		{ "max-units", required_argument, NULL, 'm' },
-		{ "max-reach", required_argument, NULL, 'R' },
+		{ "max-reach", required_argument, NULL, 'x' },
 		{ "diff-objects", required_argument, NULL, 'd' },
 		{ "refs", no_argument, NULL, 'r' },
 		{ "diff-cpp", required_argument, NULL, 'P' },
@@ -113,7 +113,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'V': o->verify = optarg; break;
 		case 'D': o->debian = optarg; break;
 		case 'm': o->max_units = max_units_arg("max-units", optarg); break;
-		case 'R': o->max_reach = max_units_arg("max-reach", optarg); break;
+		case 'x': o->max_reach = max_units_arg("max-reach", optarg); break;
 		case 'l': o->list_units = true; break;
 		case 'h': usage(0);
 		default: usage(2);
