@@ -21,6 +21,7 @@
 #define KSPLICE_MAX_CANDIDATES	32
 #define KSPLICE_MAX_EXPECT	KSPLICE_MAX_CODE
 #define KSPLICE_DEFAULT_TRIES	5
+#define KSPLICE_MAX_STACK	16	/* updates on one function */
 #define KSPLICE_DEFAULT_INTERVAL_MS	1000
 
 enum ksplice_stage {
@@ -62,6 +63,10 @@ struct ksplice_fstate {
 	unsigned int patch_off;		/* where the jump goes */
 
 	unsigned long old_addr;		/* matched, 0 before */
+	unsigned long run_addr;		/* the code matched: old_addr, or the
+					 * new code of the update below */
+	unsigned int stock_size;	/* of the code at old_addr */
+	u64 seq;			/* when its jump was written (stack.c) */
 	unsigned long patch_addr;
 	u8 saved[KSPLICE_JMP_LEN];	/* running bytes under the jump */
 	u8 jmp[KSPLICE_JMP_LEN];
@@ -113,6 +118,7 @@ struct ksplice_core {
 
 	unsigned int max_tries;
 	unsigned int retry_interval_ms;
+	u64 seq;			/* when it was applied (stack.c) */
 };
 
 /* Kernel functions and data not exported to modules (symbols.c). */
@@ -185,6 +191,22 @@ int ksplice_match_all(struct ksplice_core *core);
 bool ksplice_view_has_target(const struct ksplice_update *u,
 			     const char *target);
 int ksplice_relocate_all(struct ksplice_core *core);
+
+/* stack.c: one function's updates, oldest first */
+struct ksplice_stack_entry {
+	struct ksplice_core *core;
+	unsigned int idx;		/* into core->fs */
+};
+
+u64 ksplice_stack_next_seq(void);
+unsigned int ksplice_stack_get(unsigned long old_addr,
+			       struct ksplice_stack_entry *out,
+			       unsigned int max);
+unsigned int ksplice_stack_top(unsigned long old_addr,
+			       struct ksplice_stack_entry *top);
+struct ksplice_core *ksplice_stack_above(const struct ksplice_core *core,
+					 unsigned int i);
+int ksplice_stack_check_reverse(struct ksplice_core *core);
 
 /* safety.c */
 struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
