@@ -10,7 +10,7 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	3
+#define KSPLICE_ABI_VERSION	4
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -130,10 +130,19 @@ struct ksplice_load_sym {
 
 struct module;
 
+/*
+ * A cumulative update: built from the stock source with every fix so far,
+ * it takes the place of every applied update in one step (its pre code is
+ * the stock code, whatever ran before).
+ */
+#define KSPLICE_UPDATE_REPLACE	0x1
+#define KSPLICE_UPDATE_FLAGS	KSPLICE_UPDATE_REPLACE
+
 struct ksplice_update {
 	unsigned int abi;		/* KSPLICE_ABI_VERSION */
 	const char *id;			/* [0-9a-z_], at most KSPLICE_ID_MAX */
 	const char *kernel_release;	/* must equal the running uname -r */
+	unsigned int flags;		/* KSPLICE_UPDATE_* */
 	struct module *mod;
 	const struct ksplice_func *funcs;
 	unsigned int nr_funcs;

@@ -56,15 +56,14 @@ static void ksplice_clear_abort(struct ksplice_core *core)
 	mutex_unlock(&core->status_lock);
 }
 
-static void ksplice_set_stage(struct ksplice_core *core,
-			      enum ksplice_stage stage)
+void ksplice_set_stage(struct ksplice_core *core, enum ksplice_stage stage)
 {
 	mutex_lock(&core->status_lock);
 	core->stage = stage;
 	mutex_unlock(&core->status_lock);
 }
 
-static void ksplice_put_ref(struct ksplice_core *core)
+void ksplice_put_ref(struct ksplice_core *core)
 {
 	if (!core->holds_ref)
 		return;
@@ -261,6 +260,8 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 	if (!v)
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "applying");
+	/* Only its first apply replaces: later ones patch a module. */
+	v->core.replacing = !target && (u->flags & KSPLICE_UPDATE_REPLACE);
 	for (i = 0; i < u->nr_funcs; i++) {
 		if (core->fs[i].live)
 			continue;
@@ -268,7 +269,7 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 			     ksplice_target_present(u->funcs[i].target))
 			ksplice_view_add(v, core, i);
 	}
-	if (!v->update.nr_funcs) {
+	if (!v->update.nr_funcs && !v->core.replacing) {
 		ksplice_view_done(v, core, 0);
 		return 0;
 	}
@@ -335,6 +336,8 @@ static int __ksplice_apply(struct ksplice_core *core)
 		return ret;
 	}
 	core->seq = ksplice_stack_next_seq();
+	if (core->update->flags & KSPLICE_UPDATE_REPLACE)
+		ksplice_replace_done(core);
 	ksplice_set_stage(core, KSPLICE_STAGE_APPLIED);
 	return 0;
 }

@@ -173,15 +173,21 @@ static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
 			      unsigned long sym, bool bind)
 {
 	struct ksplice_match *m = p;
+	unsigned long old;
 
 	if (r->expect_len && !ksplice_match_anon(m, r, sym))
 		return false;
 	if (!r->symbol[0])
 		return true;
-	if (!ksplice_sym_is(m->f->target, r->symbol, sym))
-		return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
-				    m->f->name, r->offset, (void *)sym,
-				    r->symbol);
+	if (!ksplice_sym_is(m->f->target, r->symbol, sym)) {
+		/* An applied update's copy of the function: stack.c */
+		old = ksplice_stack_copy_of(m->f->target, r->symbol, sym);
+		if (!old)
+			return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
+					    m->f->name, r->offset, (void *)sym,
+					    r->symbol);
+		sym = old;
+	}
 	return !bind || ksplice_match_bind(m, r->symbol, sym);
 }
 
@@ -298,6 +304,10 @@ static bool ksplice_match_candidate(struct ksplice_match *m)
 	if (n > ARRAY_SIZE(s))
 		return ksplice_fail(m, "%s: %u updates replace it already",
 				    m->f->name, n);
+	/* A replace update's pre code is the stock code, below them all. */
+	if (m->core->replacing)
+		return ksplice_match_at(m, m->addr, s[0].core->fs[s[0].idx].saved,
+					s[0].core->fs[s[0].idx].patch_off);
 	if (ksplice_match_update(m, &s[n - 1]))
 		return true;
 	ksplice_bindings_clear(&m->pending);
@@ -439,20 +449,26 @@ enum ksplice_round {
 };
 
 /*
- * The function matched the new code of the update on top of its stack:
- * its jump takes the place of that update's, which it must cover exactly.
+ * The function matched the new code of the update on top of its stack,
+ * or, for a replace update, the stock code under it: its jump takes the
+ * place of that update's, which it must cover exactly.  A replace
+ * update's undo puts back the stock bytes.
  */
 static int ksplice_match_onto(struct ksplice_match *m)
 {
+	struct ksplice_stack_entry s[KSPLICE_MAX_STACK];
 	struct ksplice_fstate *fs = m->fs;
 	const struct ksplice_fstate *below;
 	struct ksplice_stack_entry top;
 	const char *id;
 
-	if (!ksplice_stack_top(fs->old_addr, &top))
+	unsigned int n = ksplice_stack_get(fs->old_addr, s, ARRAY_SIZE(s));
+
+	if (!n || n > ARRAY_SIZE(s))
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: the update below is gone",
 					 m->f->name);
+	top = s[n - 1];
 	below = &top.core->fs[top.idx];
 	id = top.core->update->id;
 	if (below->via_ftrace)
@@ -465,6 +481,9 @@ static int ksplice_match_onto(struct ksplice_match *m)
 					 m->f->name, fs->patch_off, id,
 					 below->patch_addr - below->old_addr);
 	fs->stock_size = below->stock_size;
+	if (m->core->replacing)
+		memcpy(fs->saved, s[0].core->fs[s[0].idx].saved,
+		       KSPLICE_JMP_LEN);
 	return 0;
 }
 
@@ -477,6 +496,7 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	struct ksplice_fstate *fs = m->fs;
 	enum ksplice_abort cause;
 	unsigned long addr = 0;
+	bool stacked;
 	int hits;
 
 	cause = ksplice_match_func(m, &addr, &hits, r == KSPLICE_ROUND_TWINS &&
@@ -489,20 +509,23 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	fs->patch_addr = addr + fs->patch_off;
 	fs->run_addr = m->found_code;
 	fs->stock_size = m->f->pre_size;
-	if (fs->run_addr != addr) {
+	if (copy_from_kernel_nofault(fs->before, (void *)fs->patch_addr,
+				     KSPLICE_JMP_LEN))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: unreadable", m->f->name);
+	memcpy(fs->saved, fs->before, KSPLICE_JMP_LEN);
+	stacked = fs->run_addr != addr ||
+		  (m->core->replacing && ksplice_stack_get(addr, NULL, 0));
+	if (stacked) {
 		int ret = ksplice_match_onto(m);
 
 		if (ret)
 			return ret;
 	}
-	if (copy_from_kernel_nofault(fs->saved, (void *)fs->patch_addr,
-				     KSPLICE_JMP_LEN))
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
-					 "%s: unreadable", m->f->name);
 	/* No room for the jump: ftrace redirects the function instead. */
 	fs->via_ftrace = m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
 			 !ksplice_window_free(fs);
-	if (fs->via_ftrace && fs->run_addr != addr)
+	if (fs->via_ftrace && stacked)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: no room for a jump on top of the update below",
 					 m->f->name);

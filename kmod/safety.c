@@ -30,7 +30,7 @@ static int ksplice_range_cmp(const void *a, const void *b)
  * in the helper, and unloading the update would free the code the task
  * returns to.  Only those of the view's targets: the others stay.
  */
-static unsigned int ksplice_added_ranges(const struct ksplice_update *u,
+unsigned int ksplice_added_ranges(const struct ksplice_update *u,
 					 struct ksplice_range *r)
 {
 	const struct ksplice_func *f;
@@ -61,8 +61,11 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 	unsigned long max_end = 0;
 	unsigned int i;
 
-	rs = kvzalloc(struct_size(rs, r, 2 * u->nr_funcs + u->nr_new_funcs),
-		      GFP_KERNEL);
+	unsigned int replaced = !undo && core->replacing ?
+				ksplice_replaced_ranges(NULL) : 0;
+
+	rs = kvzalloc(struct_size(rs, r, 2 * u->nr_funcs + u->nr_new_funcs +
+				  replaced), GFP_KERNEL);
 	if (!rs)
 		return NULL;
 	for (i = 0; i < u->nr_funcs; i++) {
@@ -86,6 +89,9 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 	}
 	if (undo)
 		rs->nr += ksplice_added_ranges(u, &rs->r[rs->nr]);
+	/* A replace update takes all applied updates' code out of use. */
+	if (replaced)
+		rs->nr += ksplice_replaced_ranges(&rs->r[rs->nr]);
 	sort(rs->r, rs->nr, sizeof(rs->r[0]), ksplice_range_cmp, NULL);
 	for (i = 0; i < rs->nr; i++) {
 		max_end = max(max_end, rs->r[i].end);

@@ -76,6 +76,36 @@ unsigned int ksplice_stack_top(unsigned long old_addr,
 	return n;
 }
 
+static bool ksplice_same_func(const struct ksplice_func *f,
+			      const struct ksplice_func *g)
+{
+	return !strcmp(f->name, g->name) && !strcmp(f->target, g->target) &&
+	       !strcmp(f->unit, g->unit);
+}
+
+/*
+ * A function of a module that is not loaded has no address: an update
+ * applied later with the same function stands on it (it is matched after
+ * it when the module comes), or the module could not load at all.
+ */
+static struct ksplice_core *ksplice_stack_above_absent(
+	const struct ksplice_core *core, unsigned int i)
+{
+	const struct ksplice_func *f = &core->update->funcs[i];
+	struct ksplice_core *other;
+	unsigned int j;
+
+	list_for_each_entry(other, &ksplice_updates, list) {
+		if (other == core || other->stage != KSPLICE_STAGE_APPLIED ||
+		    other->seq < core->seq)
+			continue;
+		for (j = 0; j < other->update->nr_funcs; j++)
+			if (ksplice_same_func(f, &other->update->funcs[j]))
+				return other;
+	}
+	return NULL;
+}
+
 /*
  * An update applied on top of @core's function @i, if any: @core cannot
  * be reversed before it.
@@ -87,8 +117,8 @@ struct ksplice_core *ksplice_stack_above(const struct ksplice_core *core,
 	struct ksplice_core *other;
 	unsigned int j;
 
-	if (!fs->live || !fs->old_addr)
-		return NULL;
+	if (!fs->live)
+		return ksplice_stack_above_absent(core, i);
 	list_for_each_entry(other, &ksplice_updates, list) {
 		if (other == core || other->stage != KSPLICE_STAGE_APPLIED)
 			continue;
@@ -115,6 +145,33 @@ int ksplice_stack_check_reverse(struct ksplice_core *core)
 				KSPLICE_ABORT_ALREADY_APPLIED,
 				"%s: update %s is applied on top of this one; reverse it first",
 				u->funcs[i].name, above->update->id);
+	}
+	return 0;
+}
+
+/*
+ * Running code of an update refers to the update's own copies of the
+ * functions it replaced (a function's .cold part): for matching, the copy
+ * at @addr of the function @name of @target stands for that function,
+ * whose old address is returned; 0 if no applied update has such a copy.
+ */
+unsigned long ksplice_stack_copy_of(const char *target, const char *name,
+				    unsigned long addr)
+{
+	const struct ksplice_func *f;
+	struct ksplice_core *core;
+	unsigned int i;
+
+	list_for_each_entry(core, &ksplice_updates, list) {
+		if (core->stage != KSPLICE_STAGE_APPLIED)
+			continue;
+		for (i = 0; i < core->update->nr_funcs; i++) {
+			f = &core->update->funcs[i];
+			if (core->fs[i].live &&
+			    (unsigned long)f->new_code == addr &&
+			    !strcmp(f->name, name) && !strcmp(f->target, target))
+				return core->fs[i].old_addr;
+		}
 	}
 	return 0;
 }

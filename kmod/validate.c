@@ -296,6 +296,8 @@ int ksplice_validate(struct ksplice_update *u, char *why, size_t len)
 		return KSPLICE_WHY("built for another kernel release");
 	if (u->core)
 		return KSPLICE_WHY("already registered");
+	if (u->flags & ~KSPLICE_UPDATE_FLAGS)
+		return KSPLICE_WHY("unknown update flags %#x", u->flags);
 	if (!u->nr_funcs || u->nr_funcs > KSPLICE_MAX_FUNCS ||
 	    !ksplice_in_mod(u->mod, u->funcs, u->nr_funcs * sizeof(*u->funcs)))
 		return KSPLICE_WHY("bad function array");

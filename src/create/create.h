@@ -34,6 +34,7 @@ struct options {
 	size_t max_units;
 	bool list_units;		/* --list-units */
 	const char *verify;		/* --verify UPDATE */
+	bool replace;			/* --replace: a cumulative update */
 };
 
 struct work {

@@ -452,6 +452,8 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 	fprintf(out, "static struct ksplice_update update = {\n");
 	fprintf(out, "\t.abi = KSPLICE_ABI_VERSION,\n\t.id = \"%s\",\n\t.kernel_release = \"%s\",\n",
 		u->id, u->kernel_release);
+	if (u->replace)
+		fprintf(out, "\t.flags = KSPLICE_UPDATE_REPLACE,\n");
 	fprintf(out, "\t.mod = THIS_MODULE,\n\t.funcs = funcs,\n\t.nr_funcs = ARRAY_SIZE(funcs),\n");
 	if (u->load_syms->nr)
 		fprintf(out, "\t.load_syms = load_syms,\n\t.nr_load_syms = ARRAY_SIZE(load_syms),\n");
