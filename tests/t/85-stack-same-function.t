@@ -15,7 +15,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 28
+plan 32
 P=$KSPLICE_TOP/tests/patches/stack
 t1=$(patched_source "$P/s1.patch") && t2=$(patched_source "$P/s1.patch" "$P/s2.patch")
 ok $? "the source trees with su1's patch, and with su1's and su2's, are made"
@@ -53,6 +53,7 @@ out=$(vm --file "$u1" --file "$u2" --file "$u3" --file "$uw" -- '
 	run UNDO1 ksplice-undo su1; st undo1-refused
 	[ -n "$b" ] && [ "$(kpeek cmdline_proc_show 16)" = "$b" ] && echo UNDO1-UNCHANGED
 	run APPLY3 ksplice-apply ksplice-su3.tar.gz; st three
+	ksplice-view su1 >/tmp/v; sed "s/^/VIEW1: /" /tmp/v
 	run UNDO2 ksplice-undo su2; st undo2-refused
 	run UNDO3 ksplice-undo su3; st three-undone
 	run UNDO2B ksplice-undo su2; st two-undone
@@ -84,6 +85,10 @@ like "$out" 'STATE undo1-refused: cmdline=2 uname=1' "  and nothing changed"
 like "$out" 'UNDO1-UNCHANGED' "  not even bytes"
 like "$out" 'APPLY3-STATUS=0.*' "su3 applies on top of su2"
 like "$out" 'STATE three: cmdline=3 uname=1' "  three deep: su3's code runs"
+like "$out" 'VIEW1: +cmdline_proc_show: su1 su2 su3$' "ksplice-view shows the stack of updates on cmdline_proc_show"
+like "$out" 'VIEW1: +pipe_read: su1 su2$' "  and on pipe_read"
+unlike "$out" 'VIEW1: +__do_sys_newuname:' "  not on newuname, which su1 alone replaced"
+like "$out" 'VIEW1: +vmlinux: .*cmdline_proc_show' "  and the update's functions per target"
 like "$out" 'UNDO2-STATUS=[1-9]' "undoing su2 under su3 is refused"
 like "$out" 'STATE three-undone: cmdline=2 uname=1' "undoing su3 makes su2's code run again"
 like "$out" 'STATE two-undone: cmdline=1 uname=1' "then undoing su2, su1's"
