@@ -523,21 +523,25 @@ static int __ksplice_register(struct ksplice_update *u, char *why, size_t len)
 	int ret;
 
 	ret = ksplice_validate(u, why, len);
-	if (!ret)
-		ret = ksplice_pins_take(u, why, len);
 	if (ret)
 		return ret;
-	if (ksplice_id_taken(u->id)) {
+	ret = ksplice_pins_take(u, why, len);
+	if (!ret && ksplice_id_taken(u->id)) {
 		snprintf(why, len, "update %s is already loaded", u->id);
-		return -EEXIST;
+		ret = -EEXIST;
 	}
-	core = ksplice_core_alloc(u);
-	if (!core)
-		return -ENOMEM;
-	ret = ksplice_fstates_build(core, why, len);
+	core = ret ? NULL : ksplice_core_alloc(u);
+	if (!ret && !core)
+		ret = -ENOMEM;
+	if (!ret) {
+		ret = ksplice_fstates_build(core, why, len);
+		if (ret) {
+			ksplice_fstates_free(core);
+			kfree(core);
+		}
+	}
 	if (ret) {
-		ksplice_fstates_free(core);
-		kfree(core);
+		ksplice_objects_free(u);
 		return ret;
 	}
 	/* From here on the kobject owns the core. */

@@ -196,6 +196,7 @@ void ksplice_bindings_move(struct ksplice_bindings *to,
 
 /* validate.c */
 int ksplice_validate(struct ksplice_update *u, char *why, size_t len);
+void ksplice_objects_free(struct ksplice_update *u);
 int ksplice_fstates_build(struct ksplice_core *core, char *why, size_t len);
 void ksplice_fstates_free(struct ksplice_core *core);
 
