@@ -10,7 +10,7 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	3
+#define KSPLICE_ABI_VERSION	5
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -93,7 +93,7 @@ struct ksplice_reloc {
 
 struct ksplice_func {
 	const char *name;		/* kallsyms name of the old function */
-	const char *target;		/* "vmlinux" or a module name */
+	const char *target;		/* set by the core: its object's name */
 	const char *unit;		/* its source file: where its static
 					 * names mean something */
 	unsigned int flags;		/* KSPLICE_FUNC_* */
@@ -130,23 +130,54 @@ struct ksplice_load_sym {
 
 struct module;
 
-struct ksplice_update {
-	unsigned int abi;		/* KSPLICE_ABI_VERSION */
-	const char *id;			/* [0-9a-z_], at most KSPLICE_ID_MAX */
-	const char *kernel_release;	/* must equal the running uname -r */
-	struct module *mod;
+/*
+ * A cumulative update: built from the stock source with every fix so far,
+ * it takes the place of every applied update in one step (its pre code is
+ * the stock code, whatever ran before).
+ */
+#define KSPLICE_UPDATE_REPLACE	0x1
+#define KSPLICE_UPDATE_FLAGS	KSPLICE_UPDATE_REPLACE
+
+/*
+ * The functions of an update in one target, vmlinux or a module (as
+ * livepatch's klp_object): the functions leave @target unset, the core
+ * sets it from @name.
+ */
+#define KSPLICE_MAX_OBJS	64
+
+struct ksplice_object {
+	const char *name;		/* "vmlinux" or a module name */
 	const struct ksplice_func *funcs;
 	unsigned int nr_funcs;
-	const struct ksplice_load_sym *load_syms;
-	unsigned int nr_load_syms;
 	/*
 	 * Functions only the new code has (a helper the patch adds): they
-	 * replace nothing, so only @name (the new name), @target, @unit and
-	 * the new_* fields are set.  The core relocates them with the
+	 * replace nothing, so only @name (the new name), @unit and the
+	 * new_* fields are set.  The core relocates them with the
 	 * functions of their target, and undo refuses while a task is inside
 	 * one, as inside a replacement: a helper that a replacement
 	 * tail-calls runs with no replacement on the stack.
 	 */
+	const struct ksplice_func *new_funcs;
+	unsigned int nr_new_funcs;
+};
+
+struct ksplice_update {
+	unsigned int abi;		/* KSPLICE_ABI_VERSION */
+	const char *id;			/* [0-9a-z_], at most KSPLICE_ID_MAX */
+	const char *kernel_release;	/* must equal the running uname -r */
+	unsigned int flags;		/* KSPLICE_UPDATE_* */
+	struct module *mod;
+	const struct ksplice_object *objs;
+	unsigned int nr_objs;
+	const struct ksplice_load_sym *load_syms;
+	unsigned int nr_load_syms;
+
+	/*
+	 * Set by the core when it registers the update: every object's
+	 * functions in one array, each with its target.
+	 */
+	const struct ksplice_func *funcs;
+	unsigned int nr_funcs;
 	const struct ksplice_func *new_funcs;
 	unsigned int nr_new_funcs;
 	void *core;			/* the core's, never the update's */

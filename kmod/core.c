@@ -56,15 +56,14 @@ static void ksplice_clear_abort(struct ksplice_core *core)
 	mutex_unlock(&core->status_lock);
 }
 
-static void ksplice_set_stage(struct ksplice_core *core,
-			      enum ksplice_stage stage)
+void ksplice_set_stage(struct ksplice_core *core, enum ksplice_stage stage)
 {
 	mutex_lock(&core->status_lock);
 	core->stage = stage;
 	mutex_unlock(&core->status_lock);
 }
 
-static void ksplice_put_ref(struct ksplice_core *core)
+void ksplice_put_ref(struct ksplice_core *core)
 {
 	if (!core->holds_ref)
 		return;
@@ -167,7 +166,10 @@ static void ksplice_view_done(struct ksplice_view *v, struct ksplice_core *core,
 	kfree(v);
 }
 
-/* A function another applied update has replaced cannot be replaced. */
+/*
+ * A jump of another applied update must not overlap one of ours, unless
+ * both are at one function, where ours takes the other's place.
+ */
 static int ksplice_check_overlap(struct ksplice_core *core,
 				 struct ksplice_core *view)
 {
@@ -181,7 +183,9 @@ static int ksplice_check_overlap(struct ksplice_core *core,
 			continue;
 		for (i = 0; i < u->nr_funcs; i++) {
 			for (j = 0; j < other->update->nr_funcs; j++) {
-				if (!other->fs[j].live)
+				/* One function: matching stacked it (stack.c). */
+				if (!other->fs[j].live ||
+				    other->fs[j].old_addr == view->fs[i].old_addr)
 					continue;
 				d = view->fs[i].patch_addr -
 				    other->fs[j].patch_addr;
@@ -256,6 +260,8 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 	if (!v)
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "applying");
+	/* Only its first apply replaces: later ones patch a module. */
+	v->core.replacing = !target && (u->flags & KSPLICE_UPDATE_REPLACE);
 	for (i = 0; i < u->nr_funcs; i++) {
 		if (core->fs[i].live)
 			continue;
@@ -263,7 +269,7 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 			     ksplice_target_present(u->funcs[i].target))
 			ksplice_view_add(v, core, i);
 	}
-	if (!v->update.nr_funcs) {
+	if (!v->update.nr_funcs && !v->core.replacing) {
 		ksplice_view_done(v, core, 0);
 		return 0;
 	}
@@ -280,8 +286,10 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		ksplice_disarm_all(&v->core);
 	for (k = 0; k < v->update.nr_funcs; k++) {
 		v->core.fs[k].live = !ret;
+		v->core.fs[k].seq = ret ? 0 : ksplice_stack_next_seq();
 		if (ret)
-			v->core.fs[k].old_addr = v->core.fs[k].patch_addr = 0;
+			v->core.fs[k].old_addr = v->core.fs[k].patch_addr =
+				v->core.fs[k].run_addr = 0;
 	}
 	ksplice_view_done(v, core, ret);
 	return ret;
@@ -327,6 +335,9 @@ static int __ksplice_apply(struct ksplice_core *core)
 		ksplice_put_ref(core);
 		return ret;
 	}
+	core->seq = ksplice_stack_next_seq();
+	if (core->update->flags & KSPLICE_UPDATE_REPLACE)
+		ksplice_replace_done(core);
 	ksplice_set_stage(core, KSPLICE_STAGE_APPLIED);
 	return 0;
 }
@@ -349,7 +360,10 @@ static int __ksplice_reverse(struct ksplice_core *core)
 		return ksplice_set_abort(core, KSPLICE_ABORT_NOT_APPLIED,
 					 "not applied");
 	ksplice_clear_abort(core);
-	ret = ksplice_reverse_live(core);
+	/* Last in, first out: nothing changes while a later one stands. */
+	ret = ksplice_stack_check_reverse(core);
+	if (!ret)
+		ret = ksplice_reverse_live(core);
 	if (ret)
 		return ret;
 	ksplice_set_stage(core, KSPLICE_STAGE_REVERSED);
@@ -379,21 +393,35 @@ static bool ksplice_targets(const struct ksplice_core *core, const char *name)
 	return false;
 }
 
+/* The applied update targeting @name applied first after @after. */
+static struct ksplice_core *ksplice_next_applied(const char *name, u64 after)
+{
+	struct ksplice_core *core, *next = NULL;
+
+	list_for_each_entry(core, &ksplice_updates, list)
+		if (core->stage == KSPLICE_STAGE_APPLIED &&
+		    core->seq > after && ksplice_targets(core, name) &&
+		    (!next || core->seq < next->seq))
+			next = core;
+	return next;
+}
+
 /*
  * A target module is coming: its code has not run yet.  Every applied
- * update with functions in it patches them now.  One that cannot (the
+ * update with functions in it patches them now, in the order they were
+ * applied: one stacked on another matches the other's code (stack.c),
+ * and the newest one's jump is what is left.  One that cannot (the
  * module is not the one the update was built for, say) refuses the load,
  * as livepatch does: the module would run code the update replaces.
  */
 static int ksplice_module_coming(struct module *mod)
 {
 	struct ksplice_core *core;
+	u64 seq = 0;
 	int ret = 0;
 
-	list_for_each_entry(core, &ksplice_updates, list) {
-		if (core->stage != KSPLICE_STAGE_APPLIED ||
-		    !ksplice_targets(core, mod->name))
-			continue;
+	while ((core = ksplice_next_applied(mod->name, seq))) {
+		seq = core->seq;
 		ret = ksplice_apply_some(core, mod->name);
 		if (ret) {
 			pr_warn("%s: cannot patch module %s (%s: %s); refusing to load it\n",
@@ -495,21 +523,25 @@ static int __ksplice_register(struct ksplice_update *u, char *why, size_t len)
 	int ret;
 
 	ret = ksplice_validate(u, why, len);
-	if (!ret)
-		ret = ksplice_pins_take(u, why, len);
 	if (ret)
 		return ret;
-	if (ksplice_id_taken(u->id)) {
+	ret = ksplice_pins_take(u, why, len);
+	if (!ret && ksplice_id_taken(u->id)) {
 		snprintf(why, len, "update %s is already loaded", u->id);
-		return -EEXIST;
+		ret = -EEXIST;
 	}
-	core = ksplice_core_alloc(u);
-	if (!core)
-		return -ENOMEM;
-	ret = ksplice_fstates_build(core, why, len);
+	core = ret ? NULL : ksplice_core_alloc(u);
+	if (!ret && !core)
+		ret = -ENOMEM;
+	if (!ret) {
+		ret = ksplice_fstates_build(core, why, len);
+		if (ret) {
+			ksplice_fstates_free(core);
+			kfree(core);
+		}
+	}
 	if (ret) {
-		ksplice_fstates_free(core);
-		kfree(core);
+		ksplice_objects_free(u);
 		return ret;
 	}
 	/* From here on the kobject owns the core. */

@@ -21,6 +21,7 @@
 #define KSPLICE_MAX_CANDIDATES	32
 #define KSPLICE_MAX_EXPECT	KSPLICE_MAX_CODE
 #define KSPLICE_DEFAULT_TRIES	5
+#define KSPLICE_MAX_STACK	16	/* updates on one function */
 #define KSPLICE_DEFAULT_INTERVAL_MS	1000
 
 enum ksplice_stage {
@@ -62,8 +63,14 @@ struct ksplice_fstate {
 	unsigned int patch_off;		/* where the jump goes */
 
 	unsigned long old_addr;		/* matched, 0 before */
+	unsigned long run_addr;		/* the code matched: old_addr, or the
+					 * new code of the update below */
+	unsigned int stock_size;	/* of the code at old_addr */
+	u64 seq;			/* when its jump was written (stack.c) */
 	unsigned long patch_addr;
-	u8 saved[KSPLICE_JMP_LEN];	/* running bytes under the jump */
+	u8 before[KSPLICE_JMP_LEN];	/* running bytes there at matching */
+	u8 saved[KSPLICE_JMP_LEN];	/* what undo puts back: the same, or
+					 * the stock bytes for a replace */
 	u8 jmp[KSPLICE_JMP_LEN];
 	bool live;			/* its jump is in the running code */
 	bool via_ftrace;		/* no room for the jump: redirect.c */
@@ -113,6 +120,20 @@ struct ksplice_core {
 
 	unsigned int max_tries;
 	unsigned int retry_interval_ms;
+	u64 seq;			/* when it was applied (stack.c) */
+	bool replacing;			/* a view applying a replace update */
+};
+
+/* A jump of a replaced update taken out by a replace update (replace.c). */
+struct ksplice_write {
+	unsigned long addr;
+	u8 before[KSPLICE_JMP_LEN];
+	u8 after[KSPLICE_JMP_LEN];
+};
+
+struct ksplice_writes {
+	unsigned int nr;
+	struct ksplice_write w[];
 };
 
 /* Kernel functions and data not exported to modules (symbols.c). */
@@ -175,6 +196,7 @@ void ksplice_bindings_move(struct ksplice_bindings *to,
 
 /* validate.c */
 int ksplice_validate(struct ksplice_update *u, char *why, size_t len);
+void ksplice_objects_free(struct ksplice_update *u);
 int ksplice_fstates_build(struct ksplice_core *core, char *why, size_t len);
 void ksplice_fstates_free(struct ksplice_core *core);
 
@@ -186,7 +208,32 @@ bool ksplice_view_has_target(const struct ksplice_update *u,
 			     const char *target);
 int ksplice_relocate_all(struct ksplice_core *core);
 
+/* stack.c: one function's updates, oldest first */
+struct ksplice_stack_entry {
+	struct ksplice_core *core;
+	unsigned int idx;		/* into core->fs */
+};
+
+u64 ksplice_stack_next_seq(void);
+unsigned int ksplice_stack_get(unsigned long old_addr,
+			       struct ksplice_stack_entry *out,
+			       unsigned int max);
+unsigned int ksplice_stack_top(unsigned long old_addr,
+			       struct ksplice_stack_entry *top);
+struct ksplice_core *ksplice_stack_above(const struct ksplice_core *core,
+					 unsigned int i);
+int ksplice_stack_check_reverse(struct ksplice_core *core);
+unsigned long ksplice_stack_copy_of(const char *target, const char *name,
+				    unsigned long addr);
+
+/* replace.c */
+struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core);
+unsigned int ksplice_replaced_ranges(struct ksplice_range *r);
+void ksplice_replace_done(struct ksplice_core *core);
+
 /* safety.c */
+unsigned int ksplice_added_ranges(const struct ksplice_update *u,
+				  struct ksplice_range *r);
 struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 					    bool undo);
 void ksplice_check_stacks(const struct ksplice_ranges *ranges,
@@ -198,6 +245,8 @@ int ksplice_patch(struct ksplice_core *core, bool undo);
 /* core.c */
 int ksplice_set_abort(struct ksplice_core *core, enum ksplice_abort cause,
 		      const char *fmt, ...) __printf(3, 4);
+void ksplice_set_stage(struct ksplice_core *core, enum ksplice_stage stage);
+void ksplice_put_ref(struct ksplice_core *core);
 int ksplice_apply(struct ksplice_core *core);
 int ksplice_reverse(struct ksplice_core *core);
 

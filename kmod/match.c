@@ -20,6 +20,10 @@ struct ksplice_match {
 	const struct ksplice_func *f;
 	struct ksplice_fstate *fs;
 	unsigned long addr;		/* the candidate */
+	unsigned long code;		/* where its running code is read:
+					 * @addr or an update's new code */
+	unsigned long found_code;	/* ->code of the match */
+	bool refused;			/* a stacking refusal is in ->why */
 	u8 *run;			/* its running bytes */
 	u8 *skip;			/* bytes verified by their site */
 	struct ksplice_bindings pending; /* learned from this candidate */
@@ -78,7 +82,7 @@ static void ksplice_site_ctx_init(struct ksplice_match *m,
 	c->offset = off;
 	c->pre = f->pre + off;
 	c->run = m->run + off;
-	c->addr = m->addr + off;
+	c->addr = m->code + off;
 	c->len = m->fs->site_len[i];
 }
 
@@ -169,22 +173,28 @@ static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
 			      unsigned long sym, bool bind)
 {
 	struct ksplice_match *m = p;
+	unsigned long old;
 
 	if (r->expect_len && !ksplice_match_anon(m, r, sym))
 		return false;
 	if (!r->symbol[0])
 		return true;
-	if (!ksplice_sym_is(m->f->target, r->symbol, sym))
-		return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
-				    m->f->name, r->offset, (void *)sym,
-				    r->symbol);
+	if (!ksplice_sym_is(m->f->target, r->symbol, sym)) {
+		/* An applied update's copy of the function: stack.c */
+		old = ksplice_stack_copy_of(m->f->target, r->symbol, sym);
+		if (!old)
+			return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
+					    m->f->name, r->offset, (void *)sym,
+					    r->symbol);
+		sym = old;
+	}
 	return !bind || ksplice_match_bind(m, r->symbol, sym);
 }
 
 static bool ksplice_match_reloc(struct ksplice_match *m,
 				const struct ksplice_reloc *r)
 {
-	unsigned long place = m->addr + r->offset;
+	unsigned long place = m->code + r->offset;
 
 	return ksplice_match_sym(m, r, ksplice_arch_reloc_read(r,
 				 m->run + r->offset, place), true);
@@ -206,17 +216,103 @@ static bool ksplice_match_relocs(struct ksplice_match *m)
 	return true;
 }
 
-static bool ksplice_match_candidate(struct ksplice_match *m)
+/*
+ * Matches the pre code against @len running bytes at @code; @under, if
+ * set, are the bytes a jump covers at @under_off (the stock code below
+ * the first update's jump).
+ */
+static bool ksplice_match_at(struct ksplice_match *m, unsigned long code,
+			     const u8 *under, unsigned int under_off)
 {
-	if (copy_from_kernel_nofault(m->run, (void *)m->addr, m->f->pre_size))
+	m->code = code;
+	if (copy_from_kernel_nofault(m->run, (void *)code, m->f->pre_size))
 		return ksplice_fail(m, "%s: cannot read %u bytes at %px",
-				    m->f->name, m->f->pre_size,
-				    (void *)m->addr);
+				    m->f->name, m->f->pre_size, (void *)code);
+	if (under && under_off + KSPLICE_JMP_LEN <= m->f->pre_size)
+		memcpy(m->run + under_off, under, KSPLICE_JMP_LEN);
 	memset(m->skip, 0, m->f->pre_size);
 	return ksplice_match_alts(m) && ksplice_match_bytes(m) &&
 	       ksplice_match_sites(m) &&
 	       ksplice_match_relocs(m) &&
 	       ksplice_match_bind(m, m->f->name, m->addr);
+}
+
+/* Against the new code of update @e, which replaced the candidate. */
+static bool ksplice_match_update(struct ksplice_match *m,
+				 const struct ksplice_stack_entry *e)
+{
+	const struct ksplice_func *g = &e->core->update->funcs[e->idx];
+
+	if (g->new_size != m->f->pre_size)
+		return ksplice_fail(m, "%s: update %s's code runs there (%u bytes), the pre code has %u",
+				    m->f->name, e->core->update->id,
+				    g->new_size, m->f->pre_size);
+	return ksplice_match_at(m, (unsigned long)g->new_code, NULL, 0);
+}
+
+/*
+ * The pre code did not match the code of the update on top of the stack
+ * @s (of @n).  If it is code further down (the stock code, or an earlier
+ * update's), the update was built from a tree without the later patches:
+ * say so, naming them, instead of a mismatch.
+ */
+static void ksplice_match_below(struct ksplice_match *m,
+				const struct ksplice_stack_entry *s,
+				unsigned int n)
+{
+	const struct ksplice_stack_entry *top = &s[n - 1];
+	const struct ksplice_fstate *bottom = &s[0].core->fs[s[0].idx];
+	char why[KSPLICE_DETAIL_LEN];
+	unsigned int k;
+	bool hit;
+
+	memcpy(why, m->why, sizeof(why));
+	for (k = 0; k < n; k++) {
+		hit = k ? ksplice_match_update(m, &s[k - 1]) :
+			  ksplice_match_at(m, m->addr, bottom->saved,
+					   bottom->patch_off);
+		ksplice_bindings_clear(&m->pending);
+		if (!hit)
+			continue;
+		m->refused = true;
+		if (k)
+			ksplice_fail(m, "%s: its pre code is update %s's code, which update %s replaced; build it from a tree with %s's patch",
+				     m->f->name, s[k - 1].core->update->id,
+				     s[k].core->update->id,
+				     top->core->update->id);
+		else
+			ksplice_fail(m, "%s: its pre code is the stock code, which update %s replaced; build it from a tree with %s's patch",
+				     m->f->name, s[0].core->update->id,
+				     top->core->update->id);
+		return;
+	}
+	memcpy(m->why, why, sizeof(why));
+}
+
+/*
+ * The running code of a function that updates replaced is the newest
+ * one's new code (stack.c): an update built on top of it matches there.
+ */
+static bool ksplice_match_candidate(struct ksplice_match *m)
+{
+	struct ksplice_stack_entry s[KSPLICE_MAX_STACK];
+	unsigned int n = ksplice_stack_get(m->addr, s, ARRAY_SIZE(s));
+
+	m->refused = false;
+	if (!n)
+		return ksplice_match_at(m, m->addr, NULL, 0);
+	if (n > ARRAY_SIZE(s))
+		return ksplice_fail(m, "%s: %u updates replace it already",
+				    m->f->name, n);
+	/* A replace update's pre code is the stock code, below them all. */
+	if (m->core->replacing)
+		return ksplice_match_at(m, m->addr, s[0].core->fs[s[0].idx].saved,
+					s[0].core->fs[s[0].idx].patch_off);
+	if (ksplice_match_update(m, &s[n - 1]))
+		return true;
+	ksplice_bindings_clear(&m->pending);
+	ksplice_match_below(m, s, n);
+	return false;
 }
 
 /*
@@ -248,6 +344,7 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 {
 	unsigned long cands[KSPLICE_MAX_CANDIDATES];
 	char first[KSPLICE_DETAIL_LEN] = "";
+	bool refused = false;
 	int nr, i;
 
 	*hits = 0;
@@ -268,14 +365,16 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 		if (!ksplice_candidate_ok(m, m->addr))
 			continue;
 		if (!ksplice_match_candidate(m)) {
-			if (!first[0])
+			if (!first[0] || (m->refused && !refused))
 				strscpy(first, m->why, sizeof(first));
+			refused |= m->refused;
 			ksplice_bindings_clear(&m->pending);
 			continue;
 		}
 		if ((*hits)++)
 			break;
 		*found = m->addr;
+		m->found_code = m->code;
 		/* Kept aside: the other candidates must not see them. */
 		ksplice_bindings_move(&m->winner, &m->pending);
 		if (first_wins)
@@ -290,6 +389,9 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 	if (*hits > 1) {
 		ksplice_fail(m, "%s: ambiguous: matches at %px and %px",
 			     m->f->name, (void *)*found, (void *)m->addr);
+	} else if (refused) {
+		strscpy(m->why, first, sizeof(m->why));
+		return KSPLICE_ABORT_ALREADY_APPLIED;
 	} else if (!first[0]) {
 		/* Other functions of the update claim them all: malformed. */
 		ksplice_fail(m, "%s: all %d candidates taken by other functions of the update",
@@ -347,6 +449,45 @@ enum ksplice_round {
 };
 
 /*
+ * The function matched the new code of the update on top of its stack,
+ * or, for a replace update, the stock code under it: its jump takes the
+ * place of that update's, which it must cover exactly.  A replace
+ * update's undo puts back the stock bytes.
+ */
+static int ksplice_match_onto(struct ksplice_match *m)
+{
+	struct ksplice_stack_entry s[KSPLICE_MAX_STACK];
+	struct ksplice_fstate *fs = m->fs;
+	const struct ksplice_fstate *below;
+	struct ksplice_stack_entry top;
+	const char *id;
+
+	unsigned int n = ksplice_stack_get(fs->old_addr, s, ARRAY_SIZE(s));
+
+	if (!n || n > ARRAY_SIZE(s))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: the update below is gone",
+					 m->f->name);
+	top = s[n - 1];
+	below = &top.core->fs[top.idx];
+	id = top.core->update->id;
+	if (below->via_ftrace)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s redirects it through ftrace; nothing stacks on that",
+					 m->f->name, id);
+	if (below->patch_addr != fs->patch_addr)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: its jump would go at +0x%x, update %s's is at +0x%lx",
+					 m->f->name, fs->patch_off, id,
+					 below->patch_addr - below->old_addr);
+	fs->stock_size = below->stock_size;
+	if (m->core->replacing)
+		memcpy(fs->saved, s[0].core->fs[s[0].idx].saved,
+		       KSPLICE_JMP_LEN);
+	return 0;
+}
+
+/*
  * Returns 0 when matched, 1 when ambiguous for now (other functions of
  * its unit may yet say which), or an error with the abort cause set.
  */
@@ -355,6 +496,7 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	struct ksplice_fstate *fs = m->fs;
 	enum ksplice_abort cause;
 	unsigned long addr = 0;
+	bool stacked;
 	int hits;
 
 	cause = ksplice_match_func(m, &addr, &hits, r == KSPLICE_ROUND_TWINS &&
@@ -365,13 +507,28 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 		return ksplice_set_abort(m->core, cause, "%s", m->why);
 	fs->old_addr = addr;
 	fs->patch_addr = addr + fs->patch_off;
-	if (copy_from_kernel_nofault(fs->saved, (void *)fs->patch_addr,
+	fs->run_addr = m->found_code;
+	fs->stock_size = m->f->pre_size;
+	if (copy_from_kernel_nofault(fs->before, (void *)fs->patch_addr,
 				     KSPLICE_JMP_LEN))
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: unreadable", m->f->name);
+	memcpy(fs->saved, fs->before, KSPLICE_JMP_LEN);
+	stacked = fs->run_addr != addr ||
+		  (m->core->replacing && ksplice_stack_get(addr, NULL, 0));
+	if (stacked) {
+		int ret = ksplice_match_onto(m);
+
+		if (ret)
+			return ret;
+	}
 	/* No room for the jump: ftrace redirects the function instead. */
 	fs->via_ftrace = m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
 			 !ksplice_window_free(fs);
+	if (fs->via_ftrace && stacked)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: no room for a jump on top of the update below",
+					 m->f->name);
 	if (fs->via_ftrace && !fs->patch_off)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: jump label or static call where the jump goes, and no ftrace site",

@@ -16,6 +16,7 @@
 struct ksplice_stop {
 	struct ksplice_core *core;
 	struct ksplice_ranges *ranges;
+	struct ksplice_writes *writes;	/* a replace update's, or NULL */
 	bool undo;
 	atomic_t arrived;
 	int done;
@@ -27,7 +28,7 @@ struct ksplice_stop {
 /* The bytes expected at a jump's place before and after the change. */
 static const u8 *ksplice_before(struct ksplice_fstate *fs, bool undo)
 {
-	return undo ? fs->jmp : fs->saved;
+	return undo ? fs->jmp : fs->before;
 }
 
 static const u8 *ksplice_after(struct ksplice_fstate *fs, bool undo)
@@ -54,6 +55,16 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 			return -ESTALE;
 		}
 	}
+	for (i = 0; st->writes && i < st->writes->nr; i++) {
+		if (memcmp((void *)st->writes->w[i].addr,
+			   st->writes->w[i].before, KSPLICE_JMP_LEN)) {
+			st->stale = n;
+			return -ESTALE;
+		}
+	}
+	for (i = 0; st->writes && i < st->writes->nr; i++)
+		ksplice_k.text_poke((void *)st->writes->w[i].addr,
+				    st->writes->w[i].after, KSPLICE_JMP_LEN);
 	for (i = 0; i < n; i++) {
 		fs = &core->fs[i];
 		if (fs->via_ftrace) {
@@ -127,6 +138,9 @@ static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 					 "%u tasks in the code, first %s %d in %s",
 					 st->conflicts.nr, c->comm, c->pid,
 					 c->func);
+	if (ret == -ESTALE && st->stale == core->update->nr_funcs)
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+					 "a replaced update's jump changed since matching");
 	if (ret == -ESTALE)
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: code changed since matching",
@@ -153,9 +167,20 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 			return ret;
 	}
 	st = kzalloc(sizeof(*st), GFP_KERNEL);
-	if (st)
-		st->ranges = ksplice_ranges_build(core, undo);
-	if (!st || !st->ranges) {
+	if (!st)
+		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "patching");
+	if (!undo && core->replacing) {
+		st->writes = ksplice_replace_writes(core);
+		if (IS_ERR(st->writes)) {
+			ret = PTR_ERR(st->writes);
+			kfree(st);
+			return ret;
+		}
+	}
+	st->ranges = ksplice_ranges_build(core, undo);
+	if (!st->ranges) {
+		kvfree(st->writes);
 		kfree(st);
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "patching");
@@ -178,6 +203,7 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 			core->update->id, undo ? "reversed" : "applied", st->ns,
 			st->conflicts.check_ns);
 	kvfree(st->ranges);
+	kvfree(st->writes);
 	kfree(st);
 	return ret;
 }

@@ -4,7 +4,8 @@
  * it.  Runs inside stop_machine(), so every other task is switched out
  * with a complete saved state and its stack can be walked with the ORC
  * unwinder.  A return address or an interrupted IP inside a range (old
- * code on apply, new code on undo) is a conflict.  The time the walk
+ * code on apply, new code on undo) is a conflict.  The old code of a
+ * function another update replaced is that update's new code (stack.c).  The time the walk
  * took is reported with the conflicts (sysfs check_ns).
  */
 #include <linux/ktime.h>
@@ -29,7 +30,7 @@ static int ksplice_range_cmp(const void *a, const void *b)
  * in the helper, and unloading the update would free the code the task
  * returns to.  Only those of the view's targets: the others stay.
  */
-static unsigned int ksplice_added_ranges(const struct ksplice_update *u,
+unsigned int ksplice_added_ranges(const struct ksplice_update *u,
 					 struct ksplice_range *r)
 {
 	const struct ksplice_func *f;
@@ -60,22 +61,37 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 	unsigned long max_end = 0;
 	unsigned int i;
 
-	rs = kvzalloc(struct_size(rs, r, u->nr_funcs + u->nr_new_funcs),
-		      GFP_KERNEL);
+	unsigned int replaced = !undo && core->replacing ?
+				ksplice_replaced_ranges(NULL) : 0;
+
+	rs = kvzalloc(struct_size(rs, r, 2 * u->nr_funcs + u->nr_new_funcs +
+				  replaced), GFP_KERNEL);
 	if (!rs)
 		return NULL;
 	for (i = 0; i < u->nr_funcs; i++) {
 		const struct ksplice_func *f = &u->funcs[i];
+		const struct ksplice_fstate *fs = &core->fs[i];
 
-		r = &rs->r[i];
+		r = &rs->r[rs->nr++];
 		r->name = f->name;
-		r->start = undo ? (unsigned long)f->new_code :
-				  core->fs[i].old_addr;
+		r->start = undo ? (unsigned long)f->new_code : fs->run_addr;
 		r->end = r->start + (undo ? f->new_size : f->pre_size);
+		/*
+		 * On top of another update: its code is what runs (above),
+		 * and the stock code counts as well, as it would alone.
+		 */
+		if (undo || fs->run_addr == fs->old_addr)
+			continue;
+		r = &rs->r[rs->nr++];
+		r->name = f->name;
+		r->start = fs->old_addr;
+		r->end = r->start + fs->stock_size;
 	}
-	rs->nr = u->nr_funcs;
 	if (undo)
 		rs->nr += ksplice_added_ranges(u, &rs->r[rs->nr]);
+	/* A replace update takes all applied updates' code out of use. */
+	if (replaced)
+		rs->nr += ksplice_replaced_ranges(&rs->r[rs->nr]);
 	sort(rs->r, rs->nr, sizeof(rs->r[0]), ksplice_range_cmp, NULL);
 	for (i = 0; i < rs->nr; i++) {
 		max_end = max(max_end, rs->r[i].end);

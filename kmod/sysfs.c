@@ -8,6 +8,9 @@
  *   abort_detail       ro  one human-readable line about it
  *   conflicts          ro  after code_busy: "<comm> <pid> <function>"
  *   functions          ro  "<name> <old_addr> <new_addr>" per function
+ *   targets            ro  "<target>: <name>..." per target (vmlinux, a module)
+ *   stacks             ro  "<name>: <id>..." per function more than one
+ *                          applied update replaced, oldest first (stack.c)
  *   max_tries          rw  stop_machine attempts per operation
  *   retry_interval_ms  rw  pause between attempts
  *   pause_ns           ro  time spent in the last stop_machine
@@ -130,6 +133,58 @@ static ssize_t functions_show(struct kobject *kobj, struct kobj_attribute *a,
 	return n;
 }
 
+/* The update's functions grouped by target, in the order they first come. */
+static ssize_t targets_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	const struct ksplice_update *u = to_core(kobj)->update;
+	unsigned int i, j;
+	ssize_t n = 0;
+
+	for (i = 0; i < u->nr_funcs; i++) {
+		for (j = 0; j < i; j++)
+			if (!strcmp(u->funcs[j].target, u->funcs[i].target))
+				break;
+		if (j < i)
+			continue;
+		n += sysfs_emit_at(buf, n, "%s:", u->funcs[i].target);
+		for (j = i; j < u->nr_funcs; j++)
+			if (!strcmp(u->funcs[j].target, u->funcs[i].target))
+				n += sysfs_emit_at(buf, n, " %s",
+						   u->funcs[j].name);
+		n += sysfs_emit_at(buf, n, "\n");
+	}
+	return n;
+}
+
+/* Under ksplice_mutex: the list and the states change while it is free. */
+static ssize_t stacks_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	struct ksplice_stack_entry s[KSPLICE_MAX_STACK];
+	struct ksplice_core *core = to_core(kobj);
+	const struct ksplice_update *u = core->update;
+	unsigned int i, k, nr;
+	ssize_t n = 0;
+
+	if (mutex_lock_interruptible(&ksplice_mutex))
+		return -EINTR;
+	for (i = 0; i < u->nr_funcs; i++) {
+		if (!core->fs[i].live)
+			continue;
+		nr = ksplice_stack_get(core->fs[i].old_addr, s, ARRAY_SIZE(s));
+		if (nr < 2)
+			continue;
+		n += sysfs_emit_at(buf, n, "%s:", u->funcs[i].name);
+		for (k = 0; k < min_t(unsigned int, nr, ARRAY_SIZE(s)); k++)
+			n += sysfs_emit_at(buf, n, " %s",
+					   s[k].core->update->id);
+		n += sysfs_emit_at(buf, n, "\n");
+	}
+	mutex_unlock(&ksplice_mutex);
+	return n;
+}
+
 static ssize_t max_tries_show(struct kobject *kobj, struct kobj_attribute *a,
 			      char *buf)
 {
@@ -186,6 +241,8 @@ static struct kobj_attribute abort_detail_attr = __ATTR_RO_MODE(abort_detail,
 								0400);
 static struct kobj_attribute conflicts_attr = __ATTR_RO_MODE(conflicts, 0400);
 static struct kobj_attribute functions_attr = __ATTR_RO_MODE(functions, 0400);
+static struct kobj_attribute targets_attr = __ATTR_RO(targets);
+static struct kobj_attribute stacks_attr = __ATTR_RO(stacks);
 static struct kobj_attribute max_tries_attr = __ATTR_RW_MODE(max_tries, 0600);
 static struct kobj_attribute retry_interval_ms_attr =
 	__ATTR_RW_MODE(retry_interval_ms, 0600);
@@ -198,6 +255,8 @@ static struct attribute *ksplice_attrs[] = {
 	&abort_detail_attr.attr,
 	&conflicts_attr.attr,
 	&functions_attr.attr,
+	&targets_attr.attr,
+	&stacks_attr.attr,
 	&max_tries_attr.attr,
 	&retry_interval_ms_attr.attr,
 	&pause_ns_attr.attr,
@@ -212,6 +271,7 @@ static void ksplice_release(struct kobject *kobj)
 
 	ksplice_bindings_clear(&core->bindings);
 	ksplice_fstates_free(core);
+	ksplice_objects_free(core->update);
 	kfree(core);
 }
 

@@ -245,11 +245,7 @@ static int ksplice_check_new_funcs(const struct ksplice_update *u, char *why,
 	unsigned int i;
 	int ret;
 
-	if (u->nr_new_funcs > KSPLICE_MAX_FUNCS ||
-	    (u->nr_new_funcs &&
-	     !ksplice_in_mod(u->mod, u->new_funcs,
-			     u->nr_new_funcs * sizeof(*u->new_funcs))))
-		return KSPLICE_WHY("bad added function array");
+	/* The arrays are the core's copies (ksplice_objects_flatten). */
 	for (i = 0; i < u->nr_new_funcs; i++) {
 		ret = ksplice_check_new_func(u, &u->new_funcs[i], why, len);
 		if (ret)
@@ -279,9 +275,126 @@ static bool ksplice_mod_ok(const struct ksplice_update *u)
 	return mod && mod == u->mod;
 }
 
-int ksplice_validate(struct ksplice_update *u, char *why, size_t len)
+static int ksplice_check_object(const struct ksplice_update *u,
+				unsigned int i, char *why, size_t len)
+{
+	const struct ksplice_object *o = &u->objs[i];
+	unsigned int j;
+
+	if (!ksplice_str_ok(u->mod, o->name, MODULE_NAME_LEN - 1, false))
+		return KSPLICE_WHY("object %u: bad name", i);
+	for (j = 0; j < i; j++)
+		if (!strcmp(u->objs[j].name, o->name))
+			return KSPLICE_WHY("object %s twice", o->name);
+	if (o->nr_funcs > KSPLICE_MAX_FUNCS ||
+	    (o->nr_funcs && !ksplice_in_mod(u->mod, o->funcs,
+					    o->nr_funcs * sizeof(*o->funcs))))
+		return KSPLICE_WHY("%s: bad function array", o->name);
+	if (o->nr_new_funcs > KSPLICE_MAX_FUNCS ||
+	    (o->nr_new_funcs &&
+	     !ksplice_in_mod(u->mod, o->new_funcs,
+			     o->nr_new_funcs * sizeof(*o->new_funcs))))
+		return KSPLICE_WHY("%s: bad added function array", o->name);
+	return 0;
+}
+
+/* Copies @nr functions of object @o to @to, with their target set. */
+static int ksplice_copy_funcs(const struct ksplice_object *o,
+			      const struct ksplice_func *from, unsigned int nr,
+			      struct ksplice_func *to, char *why, size_t len)
+{
+	unsigned int j;
+
+	for (j = 0; j < nr; j++) {
+		if (from[j].target)
+			return KSPLICE_WHY("%s: function %u sets its target", o->name, j);
+		to[j] = from[j];
+		to[j].target = o->name;
+	}
+	return 0;
+}
+
+/*
+ * The rest of the core sees the functions of all objects in one array
+ * (u->funcs, u->new_funcs), each knowing its target: copies, owned by the
+ * core until ksplice_objects_free().
+ */
+static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
+				   size_t len)
+{
+	struct ksplice_func *funcs, *added;
+	unsigned int i, nf = 0, na = 0;
+	int ret = 0;
+
+	if (!u->nr_objs || u->nr_objs > KSPLICE_MAX_OBJS ||
+	    !ksplice_in_mod(u->mod, u->objs, u->nr_objs * sizeof(*u->objs)))
+		return KSPLICE_WHY("bad object array");
+	if (u->funcs || u->nr_funcs || u->new_funcs || u->nr_new_funcs)
+		return KSPLICE_WHY("function arrays set by the update");
+	for (i = 0; i < u->nr_objs; i++) {
+		ret = ksplice_check_object(u, i, why, len);
+		if (ret)
+			return ret;
+		nf += u->objs[i].nr_funcs;
+		na += u->objs[i].nr_new_funcs;
+	}
+	if (!nf || nf > KSPLICE_MAX_FUNCS || na > KSPLICE_MAX_FUNCS)
+		return KSPLICE_WHY("bad function array");
+	funcs = kvcalloc(nf, sizeof(*funcs), GFP_KERNEL);
+	added = kvcalloc(max(na, 1U), sizeof(*added), GFP_KERNEL);
+	if (!funcs || !added) {
+		snprintf(why, len, "out of memory");
+		ret = -ENOMEM;
+	}
+	for (i = 0, nf = na = 0; !ret && i < u->nr_objs; i++) {
+		ret = ksplice_copy_funcs(&u->objs[i], u->objs[i].funcs,
+					 u->objs[i].nr_funcs, funcs + nf,
+					 why, len) ?:
+		      ksplice_copy_funcs(&u->objs[i], u->objs[i].new_funcs,
+					 u->objs[i].nr_new_funcs, added + na,
+					 why, len);
+		nf += u->objs[i].nr_funcs;
+		na += u->objs[i].nr_new_funcs;
+	}
+	if (ret) {
+		kvfree(funcs);
+		kvfree(added);
+		return ret;
+	}
+	u->funcs = funcs;
+	u->nr_funcs = nf;
+	u->new_funcs = added;
+	u->nr_new_funcs = na;
+	return 0;
+}
+
+void ksplice_objects_free(struct ksplice_update *u)
+{
+	kvfree(u->funcs);
+	kvfree(u->new_funcs);
+	u->funcs = u->new_funcs = NULL;
+	u->nr_funcs = u->nr_new_funcs = 0;
+}
+
+static int ksplice_check_funcs(struct ksplice_update *u, char *why,
+			       size_t len)
 {
 	unsigned int i;
+	int ret;
+
+	for (i = 0; i < u->nr_funcs; i++) {
+		ret = ksplice_check_func(u, &u->funcs[i], why, len);
+		if (ret)
+			return ret;
+	}
+	ret = ksplice_check_new_funcs(u, why, len);
+	if (ret)
+		return ret;
+	return ksplice_check_load_syms(u, why, len);
+}
+
+int ksplice_validate(struct ksplice_update *u, char *why, size_t len)
+{
 	int ret;
 
 	if (u->abi != KSPLICE_ABI_VERSION)
@@ -296,18 +409,15 @@ int ksplice_validate(struct ksplice_update *u, char *why, size_t len)
 		return KSPLICE_WHY("built for another kernel release");
 	if (u->core)
 		return KSPLICE_WHY("already registered");
-	if (!u->nr_funcs || u->nr_funcs > KSPLICE_MAX_FUNCS ||
-	    !ksplice_in_mod(u->mod, u->funcs, u->nr_funcs * sizeof(*u->funcs)))
-		return KSPLICE_WHY("bad function array");
-	for (i = 0; i < u->nr_funcs; i++) {
-		ret = ksplice_check_func(u, &u->funcs[i], why, len);
-		if (ret)
-			return ret;
-	}
-	ret = ksplice_check_new_funcs(u, why, len);
+	if (u->flags & ~KSPLICE_UPDATE_FLAGS)
+		return KSPLICE_WHY("unknown update flags %#x", u->flags);
+	ret = ksplice_objects_flatten(u, why, len);
 	if (ret)
 		return ret;
-	return ksplice_check_load_syms(u, why, len);
+	ret = ksplice_check_funcs(u, why, len);
+	if (ret)
+		ksplice_objects_free(u);
+	return ret;
 }
 
 /* Marks the bytes of a reloc field; fields must not overlap. */

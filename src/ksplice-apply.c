@@ -223,9 +223,59 @@ static void unload_update(const char *id)
 	free(name);
 }
 
+/* The ids of the updates applied now (for a replace update), or NULL. */
+static char **applied_ids(void)
+{
+	char **ids, *stage, **out;
+	size_t nr, i, n = 0;
+
+	if (sysfs_list_updates(&ids, &nr))
+		return NULL;
+	out = xcalloc(nr + 1, sizeof(char *));
+	for (i = 0; i < nr; i++) {
+		if (sysfs_read(ids[i], "stage", &stage))
+			continue;
+		if (!strcmp(stage, "applied"))
+			out[n++] = xstrdup(ids[i]);
+		free(stage);
+	}
+	free_strv(ids, nr);
+	return out;
+}
+
+/*
+ * A replace update took the place of the updates applied before it: the
+ * core reversed them; their modules go, as ksplice-undo's would.
+ */
+static void unload_replaced(char **before, const char *id)
+{
+	char *stage, *name;
+	size_t i;
+	int ret;
+
+	for (i = 0; before && before[i]; i++) {
+		if (!strcmp(before[i], id) || sysfs_read(before[i], "stage", &stage))
+			continue;
+		if (!strcmp(stage, "reversed")) {
+			name = update_module_name(before[i]);
+			ret = module_unload(name);
+			if (ret && ret != -ENOENT)
+				warn("could not unload module %s of replaced update %s (%s); remove it with: rmmod %s",
+				     name, before[i], strerror(-ret), name);
+			else
+				printf("  replaced update %s (its module is unloaded)\n",
+				       before[i]);
+			free(name);
+		}
+		free(stage);
+	}
+}
+
 static int apply(const struct manifest *m, const char *dir,
 		 const struct options *o)
 {
+	char **before = NULL;
+
 	if (!sysfs_core_present() && load_core(dir))
 		return -1;
 	if (check_not_applied(m->id) || load_update(m, dir))
@@ -238,13 +288,18 @@ static int apply(const struct manifest *m, const char *dir,
 		free(path);
 		goto fail;
 	}
+	if (m->replaces)
+		before = applied_ids();
 	if (sysfs_set_tunable(m->id, "max_tries", o->max_tries) ||
 	    sysfs_set_tunable(m->id, "retry_interval_ms", o->retry_interval) ||
 	    change_stage(m))
 		goto fail;
 	print_done(m);
+	unload_replaced(before, m->id);
+	free_strv(before, -1);
 	return 0;
 fail:
+	free_strv(before, -1);
 	unload_update(m->id);
 	return -1;
 }

@@ -20,6 +20,7 @@
 /* Shown first, in this order; any other attribute follows, sorted. */
 static const char *const known_attrs[] = {
 	"stage", "abort_cause", "abort_detail", "conflicts", "functions",
+	"targets", "stacks",
 };
 
 static void __noreturn usage(int status)
@@ -109,7 +110,8 @@ static int list_all(void)
 /* Lists, one item a line: shown as a block even with one item. */
 static bool is_list(const char *attr)
 {
-	return !strcmp(attr, "conflicts") || !strcmp(attr, "functions");
+	return !strcmp(attr, "conflicts") || !strcmp(attr, "functions") ||
+	       !strcmp(attr, "targets") || !strcmp(attr, "stacks");
 }
 
 /* One attribute: on its line if short, else as an indented block. */

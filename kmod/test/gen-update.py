@@ -197,7 +197,7 @@ def main():
     for i in range(len(funcs)):
         print("\tKSPLICE_SIZES(%d);" % i)
     print("}\n")
-    print('KSPLICE_UPDATE("%s");' % uid)
+    print('KSPLICE_UPDATE("%s", "%s");' % (uid, target))
 
 
 main()

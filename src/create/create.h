@@ -35,6 +35,7 @@ struct options {
 	size_t max_reach;		/* 0: preprocess every includer */
 	bool list_units;		/* --list-units */
 	const char *verify;		/* --verify UPDATE */
+	bool replace;			/* --replace: a cumulative update */
 };
 
 struct work {

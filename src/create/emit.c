@@ -342,8 +342,8 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 {
 	bool changed = c->kind == FUNC_CHANGED;
 
-	fprintf(out, "\t{\n\t\t.name = \"%s\",\n\t\t.target = \"%s\",\n\t\t.unit = \"%s\",\n",
-		changed ? c->pre->name : c->post->name, u->target, u->source);
+	fprintf(out, "\t{\n\t\t.name = \"%s\",\n\t\t.unit = \"%s\",\n",
+		changed ? c->pre->name : c->post->name, u->source);
 	if (changed && c->twin)
 		fprintf(out, "\t\t.flags = KSPLICE_FUNC_TWIN,\n");
 	if (changed) {
@@ -381,18 +381,79 @@ static void emit_import_ns(FILE *out, const struct update *u,
 	strv_free(&seen);
 }
 
-/* The entries of funcs[] (@kind FUNC_CHANGED) or new_funcs[] (FUNC_NEW). */
-static void emit_entries(FILE *out, const struct update *u,
-			 struct newobj **nos, enum change_kind kind)
+/* How many functions of @target are of @kind (changed or new). */
+static size_t count_entries(const struct update *u, const char *target,
+			    enum change_kind kind)
 {
-	size_t un, fn;
+	size_t un, fn, n = 0;
 
 	for (un = 0; un < u->nr_units; un++)
 		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
-			if (u->units[un].diff.changes[fn].kind == kind)
+			n += !strcmp(u->units[un].target, target) &&
+			     u->units[un].diff.changes[fn].kind == kind;
+	return n;
+}
+
+/*
+ * The array @name of the functions of @target of @kind: funcs_N[]
+ * (FUNC_CHANGED) or new_funcs_N[] (FUNC_NEW) of object N.
+ */
+static void emit_entries(FILE *out, const struct update *u,
+			 struct newobj **nos, const char *target,
+			 enum change_kind kind, const char *name)
+{
+	size_t un, fn;
+
+	fprintf(out, "static const struct ksplice_func %s[] = {\n", name);
+	for (un = 0; un < u->nr_units; un++)
+		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
+			if (!strcmp(u->units[un].target, target) &&
+			    u->units[un].diff.changes[fn].kind == kind)
 				emit_func_entry(out, &u->units[un], un, fn,
 						&u->units[un].diff.changes[fn],
 						nos[un]);
+	fprintf(out, "};\n\n");
+}
+
+/*
+ * The update's objects: its functions grouped by target, in the order
+ * the units name the targets.
+ */
+static void emit_objects(FILE *out, const struct update *u,
+			 struct newobj **nos)
+{
+	struct strv targets = { 0 };
+	size_t un, k, nc, nn;
+	char name[64];
+
+	for (un = 0; un < u->nr_units; un++)
+		if (!strv_has(&targets, u->units[un].target))
+			strv_add(&targets, xstrdup(u->units[un].target));
+	for (k = 0; k < targets.nr; k++) {
+		if (count_entries(u, targets.v[k], FUNC_CHANGED)) {
+			snprintf(name, sizeof(name), "funcs_%zu", k);
+			emit_entries(out, u, nos, targets.v[k], FUNC_CHANGED, name);
+		}
+		if (count_entries(u, targets.v[k], FUNC_NEW)) {
+			snprintf(name, sizeof(name), "new_funcs_%zu", k);
+			emit_entries(out, u, nos, targets.v[k], FUNC_NEW, name);
+		}
+	}
+	fprintf(out, "static const struct ksplice_object objs[] = {\n");
+	for (k = 0; k < targets.nr; k++) {
+		nc = count_entries(u, targets.v[k], FUNC_CHANGED);
+		nn = count_entries(u, targets.v[k], FUNC_NEW);
+		fprintf(out, "\t{\n\t\t.name = \"%s\",\n", targets.v[k]);
+		if (nc)
+			fprintf(out, "\t\t.funcs = funcs_%zu,\n\t\t.nr_funcs = ARRAY_SIZE(funcs_%zu),\n",
+				k, k);
+		if (nn)
+			fprintf(out, "\t\t.new_funcs = new_funcs_%zu,\n\t\t.nr_new_funcs = ARRAY_SIZE(new_funcs_%zu),\n",
+				k, k);
+		fprintf(out, "\t},\n");
+	}
+	fprintf(out, "};\n\n");
+	strv_free(&targets);
 }
 
 /*
@@ -422,7 +483,7 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 			 const char *path)
 {
 	FILE *out;
-	size_t un, fn, nr_new;
+	size_t un, fn;
 
 	if (check_krelocs_emitted(u, nos))
 		return -1;
@@ -436,27 +497,16 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
 			emit_func(out, &u->units[un], un, fn,
 				  &u->units[un].diff.changes[fn], nos[un]);
-	fprintf(out, "static const struct ksplice_func funcs[] = {\n");
-	emit_entries(out, u, nos, FUNC_CHANGED);
-	fprintf(out, "};\n\n");
-	nr_new = 0;
-	for (un = 0; un < u->nr_units; un++)
-		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
-			nr_new += u->units[un].diff.changes[fn].kind == FUNC_NEW;
-	if (nr_new) {
-		fprintf(out, "static const struct ksplice_func new_funcs[] = {\n");
-		emit_entries(out, u, nos, FUNC_NEW);
-		fprintf(out, "};\n\n");
-	}
+	emit_objects(out, u, nos);
 	emit_load_syms(out, u->load_syms);
 	fprintf(out, "static struct ksplice_update update = {\n");
 	fprintf(out, "\t.abi = KSPLICE_ABI_VERSION,\n\t.id = \"%s\",\n\t.kernel_release = \"%s\",\n",
 		u->id, u->kernel_release);
-	fprintf(out, "\t.mod = THIS_MODULE,\n\t.funcs = funcs,\n\t.nr_funcs = ARRAY_SIZE(funcs),\n");
+	if (u->replace)
+		fprintf(out, "\t.flags = KSPLICE_UPDATE_REPLACE,\n");
+	fprintf(out, "\t.mod = THIS_MODULE,\n\t.objs = objs,\n\t.nr_objs = ARRAY_SIZE(objs),\n");
 	if (u->load_syms->nr)
 		fprintf(out, "\t.load_syms = load_syms,\n\t.nr_load_syms = ARRAY_SIZE(load_syms),\n");
-	if (nr_new)
-		fprintf(out, "\t.new_funcs = new_funcs,\n\t.nr_new_funcs = ARRAY_SIZE(new_funcs),\n");
 	fprintf(out, "};\n\n");
 	fprintf(out, "static int __init ksplice_update_init(void)\n{\n\treturn ksplice_register_update(&update);\n}\n\n");
 	fprintf(out, "static void __exit ksplice_update_exit(void)\n{\n\tksplice_unregister_update(&update);\n}\n\n");

@@ -50,6 +50,7 @@ struct unit {
 struct update {
 	const char *id;
 	const char *kernel_release;
+	bool replace;			/* --replace: KSPLICE_UPDATE_REPLACE */
 	struct unit *units;
 	size_t nr_units;
 	const struct exports *exports;

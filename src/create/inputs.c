@@ -143,6 +143,9 @@ char *inputs_id(const struct work *w)
 
 		sha256_update(&s, p, strlen(p) + 1);
 	}
+	/* Only then: the ids of other updates stay what they were. */
+	if (w->o->replace)
+		sha256_update(&s, "replaces: all", sizeof("replaces: all"));
 	sha256_final(&s, hex);
 	return xstrndup(hex, 16);
 }

@@ -33,7 +33,7 @@ static __noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: ksplice-create [--build DIR] [--config FILE] [--id ID] [-o DIR] [--keep] [--max-units N]\n"
-		"                      --patch FILE SOURCE_DIR | --debian A..B\n"
+		"                      [--replace] --patch FILE SOURCE_DIR | --debian A..B\n"
 		"\n"
 		"Builds a live update of the running kernel from SOURCE_DIR (the source it was\n"
 		"built from, left unmodified) and the patch FILE (unified diff, -p1).\n"
@@ -49,6 +49,8 @@ static __noreturn void usage(int status)
 		"                 (default %d): each is compiled twice\n"
 		"  --max-reach N  refuse a patch whose headers more than N units include\n"
 		"                 (default: none): each is preprocessed twice\n"
+		"  --replace      a cumulative update: FILE holds every fix so far, against\n"
+		"                 the stock source; applying it replaces every applied update\n"
 		"or:    ksplice-create [--build DIR] [--config FILE] --list-units SOURCE_DIR\n"
 		"  prints the C units (fs/proc/cmdline.o) the configuration builds\n"
 		"or:    ksplice-create --diff-objects PRE.o POST.o [--refs [--build DIR]]\n"
@@ -92,6 +94,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "diff-cpp", required_argument, NULL, 'P' },
 		{ "list-units", no_argument, NULL, 'l' },
 		{ "verify", required_argument, NULL, 'V' },
+		{ "replace", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -115,6 +118,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'm': o->max_units = max_units_arg("max-units", optarg); break;
 		case 'x': o->max_reach = max_units_arg("max-reach", optarg); break;
 		case 'l': o->list_units = true; break;
+		case 'R': o->replace = true; break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
@@ -337,6 +341,7 @@ static int read_release(struct work *w)
 	p += strlen("UTS_RELEASE \"");
 	w->release = xstrndup(p, strcspn(p, "\""));
 	w->update.kernel_release = w->release;
+	w->update.replace = w->o->replace;
 	free(text);
 	free(path);
 	path = path_join(w->o->build, "Module.symvers");

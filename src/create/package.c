@@ -241,6 +241,8 @@ int package_write(struct work *w)
 	m.kernel_release = xstrdup(w->release);
 	m.target = targets_list(&w->update);
 	m.created_by = xstrdup("ksplice-create");
+	if (w->update.replace)
+		m.replaces = xstrdup("all");
 	m.in = w->in;		/* shared, not freed by manifest_free() */
 	for (i = 0; i < w->update.nr_units; i++)
 		for (j = 0; j < w->update.units[i].diff.nr_changes; j++)

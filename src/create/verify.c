@@ -127,6 +127,8 @@ static int set_inputs(struct work *w, struct verify *v, const char *path)
 		return -1;
 	o->id = v->m.id;
 	o->outdir = w->dir;
+	o->replace = v->m.replaces != NULL;
+	w->update.replace = o->replace;
 	return 0;
 }
 

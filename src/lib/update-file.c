@@ -89,6 +89,7 @@ void manifest_free(struct manifest *m)
 	free_strv(m->members, m->nr_members);
 	free(m->id);
 	free(m->kernel_release);
+	free(m->replaces);
 	free(m->target);
 	free(m->created_by);
 	free_strv(m->functions, m->nr_functions);
@@ -273,6 +274,8 @@ char *manifest_format(const struct manifest *m)
 	size += strlen(m->id) + strlen(m->kernel_release) + strlen(m->target);
 	if (m->created_by)
 		size += strlen(m->created_by);
+	if (m->replaces)
+		size += strlen(m->replaces) + 16;
 	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
 		if (input_value(m, i))
 			size += strlen(input_value(m, i)) + 24;
@@ -284,6 +287,8 @@ char *manifest_format(const struct manifest *m)
 	p += n;
 	if (m->created_by)
 		p += sprintf(p, "created_by: %s\n", m->created_by);
+	if (m->replaces)
+		p += sprintf(p, "replaces: %s\n", m->replaces);
 	for (i = 0; i < m->nr_functions; i++)
 		p += sprintf(p, "function: %s\n", m->functions[i]);
 	for (i = 0; i < m->nr_load_syms; i++)
@@ -362,6 +367,13 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		return set_once(&m->target, line, value, where, nr);
 	if (!strcmp(line, "created_by"))
 		return set_once(&m->created_by, line, value, where, nr);
+	if (!strcmp(line, "replaces")) {
+		/* the only kind there is: every applied update */
+		if (strcmp(value, "all"))
+			return error("%s: line %d: replaces '%.40s': only 'all' is known",
+				     where, nr, value);
+		return set_once(&m->replaces, line, value, where, nr);
+	}
 	if (!strcmp(line, "function")) {
 		if (m->nr_functions >= KSPLICE_MAX_FUNCS)
 			return error("%s: more than %d functions", where,

@@ -41,6 +41,7 @@ struct manifest {
 	char *kernel_release;	/* uname -r of the kernel it was built for */
 	char *target;		/* "vmlinux" and/or modules, space-separated */
 	char *created_by;	/* free text, may be NULL */
+	char *replaces;		/* "all" for a cumulative update, else NULL */
 	char **functions;	/* kallsyms names of the replaced functions */
 	size_t nr_functions;
 	/* "TARGET NAME": the k-th sets __ksplice_load_<k> (ksplice_load_sym) */

@@ -22,3 +22,27 @@ make_update() {
 vm() {
 	"$KSPLICE_TOP/tests/vm/run" "$@"
 }
+
+# patched_source PATCH...: a copy of the pinned source (hard links) with the
+# PATCHes applied in order, for an update built on top of others (its pre
+# code is their post code).  Cached, keyed by the patches' contents, so
+# ksplice-create's prepared tree for it is reused; prints its path.
+patched_source() {
+	local src key dir f
+	src=$(ksplice_source) || return
+	key=$(cat "$@" | sha256sum | cut -c1-16)
+	dir=${KSPLICE_CACHE:-$HOME/.cache/ksplice}/patched-source/$key
+	if [ ! -e "$dir/.complete" ]; then
+		rm -rf "$dir"; mkdir -p "$dir"
+		cp -al "$src" "$dir/linux" || return
+		for f in $(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$@" | sort -u); do
+			# its own copy: patching must not write through the links
+			cp --remove-destination "$src/$f" "$dir/linux/$f" || return
+		done
+		for f in "$@"; do
+			patch -p1 --batch --silent -d "$dir/linux" -i "$(realpath "$f")" || return
+		done
+		touch "$dir/.complete"
+	fi
+	printf '%s\n' "$dir/linux"
+}

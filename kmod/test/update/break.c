@@ -38,7 +38,7 @@ static void ksplice_test_break_reg(struct ksplice_update *u,
 		u->kernel_release = "0.0.0";
 		break;
 	case 4:
-		u->nr_funcs = 0;
+		((struct ksplice_object *)u->objs)->nr_funcs = 0;
 		break;
 	case 5:
 		r[0].offset = f->pre_size;
@@ -89,7 +89,7 @@ static void ksplice_test_break_jl(struct ksplice_update *u,
 	const struct ksplice_site *s;
 	struct ksplice_func *g;
 
-	for (g = f; g < f + u->nr_funcs; g++) {
+	for (g = f; g < f + u->objs->nr_funcs; g++) {
 		if (strcmp(g->name, "ksplice_test_jl"))
 			continue;
 		for (s = g->pre_sites; s < g->pre_sites + g->nr_pre_sites; s++)
@@ -101,6 +101,7 @@ static void ksplice_test_break_jl(struct ksplice_update *u,
 static void ksplice_test_break_apply(struct ksplice_update *u,
 				     struct ksplice_func *f, int bad)
 {
+	struct ksplice_object *o = (struct ksplice_object *)u->objs;
 	struct ksplice_func *g = f + 1;
 
 	switch (bad) {
@@ -119,8 +120,13 @@ static void ksplice_test_break_apply(struct ksplice_update *u,
 	case 104:
 		((struct ksplice_reloc *)f->new_relocs)[1].symbol = "ksplice_no_such_symbol";
 		break;
+	/* The first function moves to the spare object, of no module. */
 	case 105:
-		f->target = "no_such_module";
+		o[1].funcs = f;
+		o[1].nr_funcs = 1;
+		o[0].funcs = f + 1;
+		o[0].nr_funcs--;
+		u->nr_objs = 2;
 		break;
 	case 106:
 		ksplice_test_reloc(f, "__x86_indirect_thunk_")->symbol = "__x86_indirect_thunk_rbx";
@@ -134,14 +140,14 @@ static void ksplice_test_break_apply(struct ksplice_update *u,
 		break;
 	/* The spare function, ksplice_test_wrapper, replaces the last. */
 	case 108:
-		f[u->nr_funcs - 1] = f[u->nr_funcs];
+		f[u->objs->nr_funcs - 1] = f[u->objs->nr_funcs];
 		break;
 	}
 }
 
 void ksplice_test_break(struct ksplice_update *u, int bad)
 {
-	struct ksplice_func *f = (struct ksplice_func *)u->funcs;
+	struct ksplice_func *f = (struct ksplice_func *)u->objs->funcs;
 
 	ksplice_test_break_reg(u, f, bad);
 	ksplice_test_break_apply(u, f, bad);

@@ -17,7 +17,7 @@
 	    #sym "_end:\n.popsection\n")
 
 #define KSPLICE_FUNC(fname, ftarget, i) {				\
-	.name = fname, .target = ftarget, .unit = "target.c",		\
+	.name = fname, .unit = "target.c",				\
 	.pre = pre##i, .pre_size = sizeof(pre##i),			\
 	.pre_relocs = pre_relocs##i,					\
 	.nr_pre_relocs = ARRAY_SIZE(pre_relocs##i) - 1,			\
@@ -34,16 +34,21 @@
 
 void ksplice_test_break(struct ksplice_update *u, int bad);
 
-#define KSPLICE_UPDATE(uid)						\
+#define KSPLICE_UPDATE(uid, target)					\
 	static int bad;							\
 	module_param(bad, int, 0);					\
+	static struct ksplice_object objs[] = {				\
+		{ .name = target, .funcs = funcs,			\
+		  .nr_funcs = ARRAY_SIZE(funcs) - KSPLICE_SPARE },	\
+		{ .name = "no_such_module" },	/* spare: bad=105 */	\
+	};								\
 	static struct ksplice_update update = {				\
 		.abi = KSPLICE_ABI_VERSION,				\
 		.id = uid,						\
 		.kernel_release = UTS_RELEASE,				\
 		.mod = THIS_MODULE,					\
-		.funcs = funcs,						\
-		.nr_funcs = ARRAY_SIZE(funcs) - KSPLICE_SPARE,		\
+		.objs = objs,						\
+		.nr_objs = 1,						\
 	};								\
 	static int __init ksplice_update_init(void)			\
 	{								\

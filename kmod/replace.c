@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cumulative updates.  A replace update (KSPLICE_UPDATE_REPLACE) is built
+ * from the stock source with every fix so far; its pre code is the stock
+ * code, which it matches under whatever updates stand (match.c).  Applying
+ * it takes the place of every applied update in one stop_machine: its own
+ * jumps go over theirs, and every function they replaced that it does not
+ * carry gets its stock bytes back.  The stack check covers all of that
+ * code.  Afterwards the replaced updates are reversed; ksplice-apply
+ * unloads their modules.  If anything fails, nothing changed.
+ *
+ * Runs under ksplice_mutex.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/slab.h>
+#include "ksplice.h"
+
+/* Does @core (a view of the replace update) carry the function at @addr? */
+static bool ksplice_carries(const struct ksplice_core *core,
+			    unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_funcs; i++)
+		if (core->fs[i].old_addr == addr)
+			return true;
+	return false;
+}
+
+static unsigned int ksplice_live_funcs(void)
+{
+	struct ksplice_core *c;
+	unsigned int i, n = 0;
+
+	list_for_each_entry(c, &ksplice_updates, list)
+		if (c->stage == KSPLICE_STAGE_APPLIED)
+			for (i = 0; i < c->update->nr_funcs; i++)
+				n += c->fs[i].live;
+	return n;
+}
+
+/*
+ * The jumps to take out: for each function an applied update replaced
+ * and @core does not carry, the newest one's jump goes, the stock bytes
+ * (under the oldest one's) come back.
+ */
+struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core)
+{
+	struct ksplice_stack_entry s[KSPLICE_MAX_STACK];
+	struct ksplice_writes *ws;
+	const struct ksplice_fstate *top;
+	struct ksplice_write *w;
+	struct ksplice_core *c;
+	unsigned int i, n;
+
+	ws = kvzalloc(struct_size(ws, w, ksplice_live_funcs()), GFP_KERNEL);
+	if (!ws)
+		return ERR_PTR(ksplice_set_abort(core,
+				KSPLICE_ABORT_OUT_OF_MEMORY, "replacing"));
+	list_for_each_entry(c, &ksplice_updates, list) {
+		if (c->stage != KSPLICE_STAGE_APPLIED)
+			continue;
+		for (i = 0; i < c->update->nr_funcs; i++) {
+			if (!c->fs[i].live || ksplice_carries(core, c->fs[i].old_addr))
+				continue;
+			n = ksplice_stack_get(c->fs[i].old_addr, s, ARRAY_SIZE(s));
+			if (!n || n > ARRAY_SIZE(s)) {
+				kvfree(ws);
+				return ERR_PTR(ksplice_set_abort(core,
+					KSPLICE_ABORT_UNEXPECTED,
+					"%s: %u updates on it",
+					c->update->funcs[i].name, n));
+			}
+			/* Once per function: by its newest update. */
+			if (s[n - 1].core != c || s[n - 1].idx != i)
+				continue;
+			top = &c->fs[i];
+			if (top->via_ftrace) {
+				kvfree(ws);
+				return ERR_PTR(ksplice_set_abort(core,
+					KSPLICE_ABORT_UNPATCHABLE,
+					"%s: update %s redirects it through ftrace, which a replace update cannot take over yet",
+					c->update->funcs[i].name,
+					c->update->id));
+			}
+			w = &ws->w[ws->nr++];
+			w->addr = top->patch_addr;
+			memcpy(w->before, top->jmp, KSPLICE_JMP_LEN);
+			memcpy(w->after, s[0].core->fs[s[0].idx].saved,
+			       KSPLICE_JMP_LEN);
+		}
+	}
+	return ws;
+}
+
+/*
+ * The code of every applied update, which must be out of use: their
+ * replacements and the functions they added.  With @r NULL, a bound on
+ * how many ranges that is.
+ */
+unsigned int ksplice_replaced_ranges(struct ksplice_range *r)
+{
+	const struct ksplice_update *u;
+	struct ksplice_core *c;
+	unsigned int i, n = 0;
+
+	list_for_each_entry(c, &ksplice_updates, list) {
+		if (c->stage != KSPLICE_STAGE_APPLIED)
+			continue;
+		u = c->update;
+		if (!r) {
+			n += u->nr_funcs + u->nr_new_funcs;
+			continue;
+		}
+		for (i = 0; i < u->nr_funcs; i++) {
+			if (!c->fs[i].live)
+				continue;
+			r[n].name = u->funcs[i].name;
+			r[n].start = (unsigned long)u->funcs[i].new_code;
+			r[n].end = r[n].start + u->funcs[i].new_size;
+			n++;
+		}
+		n += ksplice_added_ranges(u, &r[n]);
+	}
+	return n;
+}
+
+/* After the stop_machine: the replaced updates are reversed. */
+void ksplice_replace_done(struct ksplice_core *core)
+{
+	struct ksplice_fstate *fs;
+	struct ksplice_core *c;
+	unsigned int i;
+
+	list_for_each_entry(c, &ksplice_updates, list) {
+		if (c == core || c->stage != KSPLICE_STAGE_APPLIED)
+			continue;
+		for (i = 0; i < c->update->nr_funcs; i++) {
+			fs = &c->fs[i];
+			ksplice_redirect_disarm(fs);
+			fs->live = false;
+			WRITE_ONCE(fs->old_addr, 0);
+			fs->patch_addr = fs->run_addr = 0;
+		}
+		ksplice_set_stage(c, KSPLICE_STAGE_REVERSED);
+		ksplice_put_ref(c);
+		pr_info("%s: replaced by update %s\n", c->update->id,
+			core->update->id);
+	}
+}
