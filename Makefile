@@ -13,7 +13,8 @@ LIB_SRCS	:= $(wildcard src/lib/*.c)
 LIB_OBJS	:= $(LIB_SRCS:.c=.o)
 CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
-TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
+TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view \
+		   bin/ksplice-package
 # Installation (make install DESTDIR=...; debian/rules uses it).
 prefix		?= /usr
 sbindir		?= $(prefix)/sbin
@@ -43,6 +44,10 @@ bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
 bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lelf -larchive -lcrypto
+
+bin/ksplice-package: scripts/ksplice-package
+	@mkdir -p bin
+	cp $< $@
 
 bin/ksplice-%: src/ksplice-%.o src/lib/libksplice.a
 	@mkdir -p bin
@@ -95,22 +100,24 @@ install: install-target install-create
 
 install-target: $(TOOLS)
 	install -d $(DESTDIR)$(sbindir) $(DESTDIR)$(bindir) \
-		$(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8
+		$(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8 \
+		$(DESTDIR)$(unitdir) $(DESTDIR)/var/lib/ksplice/updates
 	install -m 755 bin/ksplice-apply bin/ksplice-undo $(DESTDIR)$(sbindir)
 	install -m 755 bin/ksplice-view $(DESTDIR)$(bindir)
 	install -m 644 man/ksplice-apply.8 man/ksplice-undo.8 $(DESTDIR)$(mandir)/man8
 	install -m 644 man/ksplice-view.1 $(DESTDIR)$(mandir)/man1
+	install -m 644 systemd/ksplice.service $(DESTDIR)$(unitdir)
 
 install-create: $(TOOLS)
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/kmod \
 		$(DESTDIR)$(datadir)/include $(DESTDIR)$(datadir)/scripts \
 		$(DESTDIR)$(mandir)/man1
-	install -m 755 bin/ksplice-create $(DESTDIR)$(bindir)
+	install -m 755 bin/ksplice-create bin/ksplice-package $(DESTDIR)$(bindir)
 	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(datadir)/kmod
 	install -m 644 include/ksplice-update.h $(DESTDIR)$(datadir)/include
 	install -m 755 scripts/fetch-source $(DESTDIR)$(datadir)/scripts
 	install -m 644 versions $(DESTDIR)$(datadir)
-	install -m 644 man/ksplice-create.1 $(DESTDIR)$(mandir)/man1
+	install -m 644 man/ksplice-create.1 man/ksplice-package.1 $(DESTDIR)$(mandir)/man1
 
 demo:
 	scripts/demo

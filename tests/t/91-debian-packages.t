@@ -6,7 +6,7 @@
 # lintian that reports nothing is not mistaken for a clean package.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
-plan 14
+plan 18
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/debpkg-t.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -26,8 +26,11 @@ files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 cfiles=$(dpkg-deb -c "$cdeb" | awk '{print $6}')
 like "$files" '^\./usr/sbin/ksplice-apply$' "ksplice holds ksplice-apply"
 like "$files" '^\./usr/bin/ksplice-view$' "... and ksplice-view"
+like "$files" '^\./lib/systemd/system/ksplice\.service$' "... and ksplice.service"
+like "$files" '^\./var/lib/ksplice/updates/$' "... and the store of installed updates"
 unlike "$files" 'ksplice-create|/kmod/' "... but not the builder nor the core's source"
 like "$cfiles" '^\./usr/bin/ksplice-create$' "ksplice-create holds ksplice-create"
+like "$cfiles" '^\./usr/bin/ksplice-package$' "... and ksplice-package"
 like "$cfiles" '^\./usr/share/ksplice/kmod/Kbuild$' "... the core's source"
 like "$cfiles" '^\./usr/share/ksplice/scripts/fetch-source$' "... and fetch-source with its versions"
 
@@ -44,6 +47,11 @@ is "${missing:-none}" none "every command in the packages has a man page"
 dep=$(dpkg-deb -f "$deb" Depends)
 unlike "$dep" 'gcc|make|libelf-dev' "ksplice needs no compiler ($dep)"
 like "$(dpkg-deb -f "$cdeb" Depends)" 'gcc-12' "ksplice-create depends on gcc-12"
+
+# dh_installsystemd enables (and starts) the unit on install.
+dpkg-deb -e "$deb" "$tmp/ctl"
+grep -q "deb-systemd-helper enable 'ksplice.service'" "$tmp/ctl/postinst"
+ok $? "ksplice's postinst enables ksplice.service"
 
 # The packaged tools run.
 dpkg-deb -x "$deb" "$tmp/root"
