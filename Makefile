@@ -14,7 +14,7 @@ LIB_OBJS	:= $(LIB_SRCS:.c=.o)
 CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view \
-		   bin/ksplice-package
+		   bin/ksplice-uname bin/ksplice-package
 # Installation (make install DESTDIR=...; debian/rules uses it).
 prefix		?= /usr
 sbindir		?= $(prefix)/sbin
@@ -45,6 +45,10 @@ bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lelf -larchive -lcrypto
 
+bin/ksplice-view: src/ksplice-view.o src/view-json.o src/lib/libksplice.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -larchive -lcrypto -ljson-c
+
 bin/ksplice-package: scripts/ksplice-package
 	@mkdir -p bin
 	cp $< $@
@@ -53,7 +57,7 @@ bin/ksplice-%: src/ksplice-%.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -larchive -lcrypto
 
-%.o: %.c $(wildcard include/*.h src/lib/*.h src/create/*.h)
+%.o: %.c $(wildcard include/*.h src/*.h src/lib/*.h src/create/*.h)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 src/create/inputs.o: CFLAGS += -DKSPLICE_VERSION='"$(KSPLICE_VERSION)"'
@@ -103,9 +107,9 @@ install-target: $(TOOLS)
 		$(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8 \
 		$(DESTDIR)$(unitdir) $(DESTDIR)/var/lib/ksplice/updates
 	install -m 755 bin/ksplice-apply bin/ksplice-undo $(DESTDIR)$(sbindir)
-	install -m 755 bin/ksplice-view $(DESTDIR)$(bindir)
+	install -m 755 bin/ksplice-view bin/ksplice-uname $(DESTDIR)$(bindir)
 	install -m 644 man/ksplice-apply.8 man/ksplice-undo.8 $(DESTDIR)$(mandir)/man8
-	install -m 644 man/ksplice-view.1 $(DESTDIR)$(mandir)/man1
+	install -m 644 man/ksplice-view.1 man/ksplice-uname.1 $(DESTDIR)$(mandir)/man1
 	install -m 644 systemd/ksplice.service $(DESTDIR)$(unitdir)
 
 install-create: $(TOOLS)

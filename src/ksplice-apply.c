@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "load-symbols.h"
 #include "modinfo.h"
+#include "state.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -252,13 +253,35 @@ static void unload_update(const char *id)
 	free(name);
 }
 
+/*
+ * Remembered for ksplice-view --status and --json until the next success:
+ * the core's abort cause, or that the update did not get that far.
+ */
+static void record_failure(const char *id)
+{
+	char *cause = NULL, *why;
+
+	if (sysfs_update_present(id) && !sysfs_read(id, "abort_cause", &cause) &&
+	    strcmp(cause, "none"))
+		why = xasprintf("abort_cause %s", cause);
+	else
+		why = xstrdup("the update module did not load or register");
+	if (state_failed(id, why))
+		warn("cannot record the failure in %s: %s", KSPLICE_RUN_DEFAULT,
+		     strerror(errno));
+	free(why);
+	free(cause);
+}
+
 static int apply(const struct manifest *m, const char *dir,
 		 const struct options *o)
 {
 	if (!sysfs_core_present() && load_core(dir))
+		goto failed;
+	if (check_not_applied(m->id))
 		return -1;
-	if (check_not_applied(m->id) || load_update(m, dir))
-		return -1;
+	if (load_update(m, dir))
+		goto failed;
 	if (!sysfs_update_present(m->id)) {
 		char *path = sysfs_path(m->id, NULL);
 
@@ -271,10 +294,18 @@ static int apply(const struct manifest *m, const char *dir,
 	    sysfs_set_tunable(m->id, "retry_interval_ms", o->retry_interval) ||
 	    change_stage(m))
 		goto fail;
+	/* The manifest, for ksplice-view and ksplice-uname. */
+	if (state_applied(m))
+		warn("cannot record update %s in %s: %s", m->id,
+		     KSPLICE_RUN_DEFAULT, strerror(errno));
 	print_done(m);
 	return 0;
 fail:
+	record_failure(m->id);
 	unload_update(m->id);
+	return -1;
+failed:
+	record_failure(m->id);
 	return -1;
 }
 

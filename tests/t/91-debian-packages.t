@@ -6,7 +6,7 @@
 # lintian that reports nothing is not mistaken for a clean package.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
-plan 18
+plan 19
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/debpkg-t.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -26,6 +26,7 @@ files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 cfiles=$(dpkg-deb -c "$cdeb" | awk '{print $6}')
 like "$files" '^\./usr/sbin/ksplice-apply$' "ksplice holds ksplice-apply"
 like "$files" '^\./usr/bin/ksplice-view$' "... and ksplice-view"
+like "$files" '^\./usr/bin/ksplice-uname$' "... and ksplice-uname"
 like "$files" '^\./lib/systemd/system/ksplice\.service$' "... and ksplice.service"
 like "$files" '^\./var/lib/ksplice/updates/$' "... and the store of installed updates"
 unlike "$files" 'ksplice-create|/kmod/' "... but not the builder nor the core's source"

@@ -17,7 +17,7 @@ cc -std=gnu11 -Iinclude -Isrc/lib -D_GNU_SOURCE -o "$tmp/uft" \
 	bail "cannot build tests/unit/update-file-test.c"
 
 # Never the real kernel: every tool only says what it would load.
-export KSPLICE_FAKE_MODULES=1 KSPLICE_SYSFS=$tmp/sysfs
+export KSPLICE_FAKE_MODULES=1 KSPLICE_SYSFS=$tmp/sysfs KSPLICE_RUN=$tmp/run
 export KSPLICE_STORE=$tmp/root/var/lib/ksplice/updates
 export KSPLICE_CMDLINE=$tmp/cmdline KSPLICE_DISABLE_FILE=$tmp/disable
 export PATH=$KSPLICE_TOP/bin:$PATH TMPDIR=$tmp
