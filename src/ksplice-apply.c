@@ -265,7 +265,7 @@ static void record_failure(const char *id)
 	    strcmp(cause, "none"))
 		why = xasprintf("abort_cause %s", cause);
 	else
-		why = xstrdup("the update module did not load or register");
+		why = xstrdup("the core or update module did not load, or the update did not register");
 	if (state_failed(id, why))
 		warn("cannot record the failure in %s: %s", KSPLICE_RUN_DEFAULT,
 		     strerror(errno));

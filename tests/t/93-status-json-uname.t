@@ -121,9 +121,9 @@ ksplice-apply --installed >/dev/null 2>&1
 out=$(ksplice-view --status)
 is "$?" 4 "--status after a failed apply: exit 4"
 like "$out" "^failed: 0 of 1" "... failed"
-like "$out" "not applied: .*01-nfsd.tar.gz: the update module did not load or register" "... naming the update and why"
+like "$out" "not applied: .*01-nfsd.tar.gz: the core or update module did not load, or the update did not register" "... naming the update and why"
 is "$(json 'j["status"], j["installed"][0]["failure"]')" \
-	"failed the update module did not load or register" "--json: failed, and why"
+	"failed the core or update module did not load, or the update did not register" "--json: failed, and why"
 is "$(ksplice-uname -v)" "$(uname -v)" "ksplice-uname -v with nothing applied: uname -v"
 registered nfsd
 ksplice-apply --installed >/dev/null 2>&1
