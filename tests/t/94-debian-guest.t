@@ -59,6 +59,7 @@ ksplice-view --status; echo "STATUS=$?"
 echo "KUNAME $(ksplice-uname -v)"
 echo "UNAME $(uname -v)"
 for f in /sys/kernel/ksplice/*/stage; do [ -e "$f" ] && echo "STAGE $f $(cat $f)"; done
+true
 '
 
 ### Boot 1: install.
