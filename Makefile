@@ -13,11 +13,22 @@ LIB_SRCS	:= $(wildcard src/lib/*.c)
 LIB_OBJS	:= $(LIB_SRCS:.c=.o)
 CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
-TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view
+TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view \
+		   bin/ksplice-uname bin/ksplice-package
+# Installation (make install DESTDIR=...; debian/rules uses it).
+prefix		?= /usr
+sbindir		?= $(prefix)/sbin
+bindir		?= $(prefix)/bin
+datadir		?= $(prefix)/share/ksplice
+mandir		?= $(prefix)/share/man
+unitdir		?= /lib/systemd/system
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
 GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite)
 
 all: $(TOOLS) $(GUEST_TOOLS)
+
+# What the packages hold: no test tools.
+tools: $(TOOLS)
 
 build/guest/usr/local/bin/%: tests/vm/%.c
 	@mkdir -p $(dir $@)
@@ -28,18 +39,26 @@ src/lib/libksplice.a: $(LIB_OBJS)
 
 bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -ldw -lelf -larchive -lcrypto
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldw -lelf -larchive -lcrypto
 
 bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -lelf -larchive -lcrypto
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lelf -larchive -lcrypto
+
+bin/ksplice-view: src/ksplice-view.o src/view-json.o src/lib/libksplice.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -larchive -lcrypto -ljson-c
+
+bin/ksplice-package: scripts/ksplice-package
+	@mkdir -p bin
+	cp $< $@
 
 bin/ksplice-%: src/ksplice-%.o src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ -larchive -lcrypto
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -larchive -lcrypto
 
-%.o: %.c $(wildcard include/*.h src/lib/*.h src/create/*.h)
-	$(CC) $(CFLAGS) -c -o $@ $<
+%.o: %.c $(wildcard include/*.h src/*.h src/lib/*.h src/create/*.h)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 src/create/inputs.o: CFLAGS += -DKSPLICE_VERSION='"$(KSPLICE_VERSION)"'
 src/create/inputs.o: .FORCE
@@ -77,6 +96,33 @@ pause: all
 coverage: all
 	bench/coverage $(KSPLICE_COVERAGE_RANGE) $(COVERAGE_ARGS)
 
+# The target's tools (package ksplice) and the builder's (ksplice-create):
+# ksplice-create finds the core's source, its header and fetch-source in
+# $(datadir).  The core itself needs no installing: every update file
+# carries the ksplice.ko built for its kernel.
+install: install-target install-create
+
+install-target: $(TOOLS)
+	install -d $(DESTDIR)$(sbindir) $(DESTDIR)$(bindir) \
+		$(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man8 \
+		$(DESTDIR)$(unitdir) $(DESTDIR)/var/lib/ksplice/updates
+	install -m 755 bin/ksplice-apply bin/ksplice-undo $(DESTDIR)$(sbindir)
+	install -m 755 bin/ksplice-view bin/ksplice-uname $(DESTDIR)$(bindir)
+	install -m 644 man/ksplice-apply.8 man/ksplice-undo.8 $(DESTDIR)$(mandir)/man8
+	install -m 644 man/ksplice-view.1 man/ksplice-uname.1 $(DESTDIR)$(mandir)/man1
+	install -m 644 systemd/ksplice.service $(DESTDIR)$(unitdir)
+
+install-create: $(TOOLS)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/kmod \
+		$(DESTDIR)$(datadir)/include $(DESTDIR)$(datadir)/scripts \
+		$(DESTDIR)$(mandir)/man1
+	install -m 755 bin/ksplice-create bin/ksplice-package $(DESTDIR)$(bindir)
+	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(datadir)/kmod
+	install -m 644 include/ksplice-update.h $(DESTDIR)$(datadir)/include
+	install -m 755 scripts/fetch-source $(DESTDIR)$(datadir)/scripts
+	install -m 644 versions $(DESTDIR)$(datadir)
+	install -m 644 man/ksplice-create.1 man/ksplice-package.1 $(DESTDIR)$(mandir)/man1
+
 demo:
 	scripts/demo
 
@@ -84,4 +130,4 @@ clean:
 	rm -rf bin src/lib/libksplice.a $(LIB_OBJS) $(CREATE_OBJS) src/*.o
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 
-.PHONY: all kmod check stress pause coverage demo clean
+.PHONY: all tools install install-target install-create kmod check stress pause coverage demo clean

@@ -7,6 +7,11 @@
  * core either replaces every function or changes nothing.  If it changes
  * nothing we unload the update module again, so a failed apply leaves
  * only the (harmless, reusable) core module behind.
+ *
+ * --installed applies every update installed for the running kernel
+ * (installed.h), as ksplice.service does at boot and the update packages'
+ * postinst on install: one that is already applied is left as it is, one
+ * that fails does not stop the others.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,9 +22,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "installed.h"
 #include "kernel.h"
 #include "load-symbols.h"
 #include "modinfo.h"
+#include "state.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -27,19 +34,26 @@ struct options {
 	const char *max_tries;		/* NULL: the core's default */
 	const char *retry_interval;
 	const char *file;
+	bool installed;
 };
 
 static void __noreturn usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"Usage: %s [--max-tries N] [--retry-interval MS] UPDATE_FILE\n"
+		"       %s [--max-tries N] [--retry-interval MS] --installed\n"
 		"Apply a ksplice update to the running kernel, without rebooting.\n"
 		"\n"
+		"  --installed           apply every update installed for the\n"
+		"                        running kernel (in %s/RELEASE/),\n"
+		"                        unless ksplice=off is on the kernel command\n"
+		"                        line or %s exists\n"
 		"  --max-tries N         try N times to find a moment when no task\n"
 		"                        is running the code being replaced\n"
 		"  --retry-interval MS   wait MS milliseconds between tries\n"
 		"  -h, --help            show this help\n",
-		progname);
+		progname, progname, KSPLICE_STORE_DEFAULT,
+		KSPLICE_DISABLE_DEFAULT);
 	exit(status);
 }
 
@@ -48,6 +62,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "max-tries", required_argument, NULL, 't' },
 		{ "retry-interval", required_argument, NULL, 'i' },
+		{ "installed", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -55,6 +70,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'I':
+			o->installed = true;
+			break;
 		case 't':
 			o->max_tries = number_arg("--max-tries", optarg, 1);
 			break;
@@ -68,7 +86,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 			usage(2);
 		}
 	}
-	if (argc - optind != 1)
+	if (argc - optind != !o->installed)
 		usage(2);
 	o->file = argv[optind];
 }
@@ -101,6 +119,18 @@ static int load_core(const char *dir)
 	if (!kmsg_show(log, "ksplice"))
 		note("%s.", module_load_hint(ret));
 	return -1;
+}
+
+static bool is_applied(const char *id)
+{
+	char *stage;
+	bool applied;
+
+	if (!sysfs_update_present(id) || sysfs_read(id, "stage", &stage))
+		return false;
+	applied = !strcmp(stage, "applied");
+	free(stage);
+	return applied;
 }
 
 /* Refuses an update that is already in; an old "loaded" one is reused. */
@@ -257,6 +287,7 @@ static void unload_replaced(char **before, const char *id)
 		if (!strcmp(before[i], id) || sysfs_read(before[i], "stage", &stage))
 			continue;
 		if (!strcmp(stage, "reversed")) {
+			state_forget(before[i]);
 			name = update_module_name(before[i]);
 			ret = module_unload(name);
 			if (ret && ret != -ENOENT)
@@ -271,15 +302,37 @@ static void unload_replaced(char **before, const char *id)
 	}
 }
 
+/*
+ * Remembered for ksplice-view --status and --json until the next success:
+ * the core's abort cause, or that the update did not get that far.
+ */
+static void record_failure(const char *id)
+{
+	char *cause = NULL, *why;
+
+	if (sysfs_update_present(id) && !sysfs_read(id, "abort_cause", &cause) &&
+	    strcmp(cause, "none"))
+		why = xasprintf("abort_cause %s", cause);
+	else
+		why = xstrdup("the core or update module did not load, or the update did not register");
+	if (state_failed(id, why))
+		warn("cannot record the failure in %s: %s", KSPLICE_RUN_DEFAULT,
+		     strerror(errno));
+	free(why);
+	free(cause);
+}
+
 static int apply(const struct manifest *m, const char *dir,
 		 const struct options *o)
 {
 	char **before = NULL;
 
 	if (!sysfs_core_present() && load_core(dir))
+		goto failed;
+	if (check_not_applied(m->id))
 		return -1;
-	if (check_not_applied(m->id) || load_update(m, dir))
-		return -1;
+	if (load_update(m, dir))
+		goto failed;
 	if (!sysfs_update_present(m->id)) {
 		char *path = sysfs_path(m->id, NULL);
 
@@ -294,38 +347,110 @@ static int apply(const struct manifest *m, const char *dir,
 	    sysfs_set_tunable(m->id, "retry_interval_ms", o->retry_interval) ||
 	    change_stage(m))
 		goto fail;
+	/* The manifest, for ksplice-view and ksplice-uname. */
+	if (state_applied(m))
+		warn("cannot record update %s in %s: %s", m->id,
+		     KSPLICE_RUN_DEFAULT, strerror(errno));
 	print_done(m);
 	unload_replaced(before, m->id);
 	free_strv(before, -1);
 	return 0;
 fail:
 	free_strv(before, -1);
+	record_failure(m->id);
 	unload_update(m->id);
+	return -1;
+failed:
+	record_failure(m->id);
 	return -1;
 }
 
-int main(int argc, char **argv)
+/*
+ * One update file: 0 if applied now, 1 if it was already (only when
+ * @skip_applied), -1 after a message if it is not applied.
+ */
+static int apply_file(const char *file, const struct options *o,
+		      bool skip_applied)
 {
-	struct options o = { };
 	struct manifest m;
 	char *dir;
 	int ret;
 
-	set_progname(argv[0]);
-	parse_args(argc, argv, &o);
-	if (check_module_privilege())
-		return 1;
 	dir = make_temp_dir("ksplice-apply");
 	if (!dir)
-		die_errno("cannot make a temporary directory (is TMPDIR writable?)");
-	ret = update_file_extract(o.file, dir, &m);
+		return error_errno("cannot make a temporary directory (is TMPDIR writable?)");
+	ret = update_file_extract(file, dir, &m);
 	if (!ret) {
-		ret = check_release(&m) || apply(&m, dir, &o);
+		if (check_release(&m))
+			ret = -1;
+		else if (skip_applied && is_applied(m.id))
+			ret = 1;
+		else
+			ret = apply(&m, dir, o);
+		if (ret == 1)
+			printf("Update %s is already applied.\n", m.id);
 		manifest_free(&m);
 	}
 	if (remove_tree(dir) < 0)
 		warn("cannot remove the temporary directory %s: %s", dir,
 		     strerror(errno));
 	free(dir);
-	return ret ? 1 : 0;
+	return ret;
+}
+
+/* --installed: 0 if every installed update is applied now, else 1. */
+static int apply_installed(const struct options *o)
+{
+	const char *off = installed_disabled();
+	struct utsname u;
+	char **files;
+	size_t nr, i, failed = 0;
+	int ret;
+
+	if (off) {
+		printf("ksplice is disabled (%s): not applying the installed updates.\n",
+		       off);
+		return 0;
+	}
+	if (uname(&u) < 0)
+		return error_errno("cannot find the running kernel's release"), 1;
+	ret = installed_updates(u.release, &files, &nr);
+	if (ret) {
+		char *dir = installed_dir(u.release);
+
+		error("cannot list the installed updates in %s: %s", dir,
+		      strerror(-ret));
+		free(dir);
+		return 1;
+	}
+	if (!nr)
+		printf("No ksplice updates are installed for kernel %s.\n",
+		       u.release);
+	if (nr && check_module_privilege()) {
+		free_strv(files, nr);
+		return 1;
+	}
+	/* Each on its own: one that cannot apply now stops no other. */
+	for (i = 0; i < nr; i++) {
+		if (apply_file(files[i], o, true) < 0) {
+			error("%s is installed but not applied; it is tried again at the next boot or ksplice-apply --installed",
+			      files[i]);
+			failed++;
+		}
+	}
+	free_strv(files, nr);
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { };
+
+	set_progname(argv[0]);
+	parse_args(argc, argv, &o);
+	if (o.installed)
+		return apply_installed(&o);
+	if (check_module_privilege())
+		return 1;
+	return apply_file(o.file, &o, false) ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "state.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -148,11 +149,13 @@ int main(int argc, char **argv)
 		printf("Update %s is not applied (stage: %s); unloading its module.\n",
 		       id, stage);
 		free(stage);
+		state_forget(id);
 		return unload(id) ? 1 : 0;
 	}
 	free(stage);
 	if (reverse(id))
 		return 1;
+	state_forget(id);
 	unload(id);
 	printf("Done! Reversed update %s\n", id);
 	return 0;

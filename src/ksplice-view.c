@@ -2,8 +2,12 @@
 /*
  * ksplice-view: show the updates the ksplice core knows about.
  *
- * Reads only sysfs, so it needs no privilege beyond what the attribute
+ * Reads only sysfs, the records of ksplice-apply in /run/ksplice and the
+ * installed updates, so it needs no privilege beyond what the attribute
  * permissions ask for, and it changes nothing.
+ *
+ * --status sums up whether every update installed for the running kernel
+ * is applied, in its exit code (status.h), like KernelCare's --status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +18,11 @@
 #include <sys/stat.h>
 
 #include "kernel.h"
+#include "state.h"
+#include "status.h"
 #include "update-file.h"
 #include "util.h"
+#include "view-json.h"
 
 /* Shown first, in this order; any other attribute follows, sorted. */
 static const char *const known_attrs[] = {
@@ -27,16 +34,26 @@ static void __noreturn usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"Usage: %s [ID]\n"
+		"       %s --status | --json\n"
 		"List the loaded ksplice updates, or show everything about update ID.\n"
 		"\n"
+		"  --status     whether every update installed for the running kernel\n"
+		"               is applied; exit 0 if so, %d if one is not, %d if one\n"
+		"               failed to apply\n"
+		"  --json       the whole state (updates, functions, CVEs, installed\n"
+		"               updates, effective version) as JSON\n"
 		"  -h, --help   show this help\n",
-		progname);
+		progname, progname, STATUS_EXIT_NOT_APPLIED, STATUS_EXIT_FAILED);
 	exit(status);
 }
 
-static const char *parse_args(int argc, char **argv)
+enum mode { MODE_LIST, MODE_STATUS, MODE_JSON };
+
+static const char *parse_args(int argc, char **argv, enum mode *mode)
 {
 	static const struct option longopts[] = {
+		{ "status", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -45,9 +62,11 @@ static const char *parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'h')
 			usage(0);
-		usage(2);
+		if ((c != 's' && c != 'j') || *mode != MODE_LIST)
+			usage(2);
+		*mode = c == 's' ? MODE_STATUS : MODE_JSON;
 	}
-	if (argc - optind > 1)
+	if (argc - optind > 1 || (*mode != MODE_LIST && argc > optind))
 		usage(2);
 	return argc > optind ? argv[optind] : NULL;
 }
@@ -200,6 +219,68 @@ static void show_pause(const char *id)
 	free(check);
 }
 
+/* What ksplice-apply recorded from the update's manifest. */
+static void show_recorded(const char *id)
+{
+	struct manifest m;
+	size_t i;
+
+	if (state_manifest(id, &m))
+		return;
+	if (m.in.debian)
+		printf("%-18s %s\n", "debian", m.in.debian);
+	printf("%-18s", "cves");
+	for (i = 0; i < m.nr_cves; i++)
+		printf(" %s", m.cves[i]);
+	printf("%s\n", m.nr_cves ? "" : " (none recorded)");
+	manifest_free(&m);
+}
+
+static int show_status(const struct status *s)
+{
+	size_t i, applied = 0;
+
+	for (i = 0; i < s->nr_installed; i++)
+		applied += s->installed[i].applied;
+	printf("%s: %zu of %zu updates installed for %s applied",
+	       status_name(s->status), applied, s->nr_installed, s->release);
+	if (s->effective)
+		printf("; effective version %s", s->effective);
+	printf("\n");
+	if (s->disabled)
+		printf("ksplice is disabled: %s\n", s->disabled);
+	for (i = 0; i < s->nr_installed; i++) {
+		const struct installed_update *u = &s->installed[i];
+
+		if (!u->applied)
+			printf("not applied: %s%s%s\n", u->file,
+			       u->failure ? ": " : "",
+			       u->failure ? u->failure : "");
+	}
+	switch (s->status) {
+	case STATUS_UP_TO_DATE:
+		return 0;
+	case STATUS_NOT_APPLIED:
+		return STATUS_EXIT_NOT_APPLIED;
+	default:
+		return STATUS_EXIT_FAILED;
+	}
+}
+
+static int show_state(enum mode mode)
+{
+	struct status s;
+	int ret;
+
+	if (status_read(&s)) {
+		status_free(&s);
+		return 1;
+	}
+	ret = mode == MODE_JSON ? (view_json(&s) ? 1 : 0) : show_status(&s);
+	status_free(&s);
+	return ret;
+}
+
 static int show_one(const char *id)
 {
 	size_t i;
@@ -216,15 +297,19 @@ static int show_one(const char *id)
 	for (i = 0; i < ARRAY_SIZE(known_attrs); i++)
 		show_attr(id, known_attrs[i]);
 	show_pause(id);
+	show_recorded(id);
 	show_others(id);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	enum mode mode = MODE_LIST;
 	const char *id;
 
 	set_progname(argv[0]);
-	id = parse_args(argc, argv);
+	id = parse_args(argc, argv, &mode);
+	if (mode != MODE_LIST)
+		return show_state(mode);
 	return id ? show_one(id) : list_all();
 }

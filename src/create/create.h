@@ -27,6 +27,9 @@ struct options {
 	const char *patch;
 	const char *source;
 	const char *debian;		/* --debian A..B */
+	char *debian_since;		/* ... its A */
+	char *debian_changelog;		/* ... B's Debian changelog */
+	const char *list_cves;		/* --list-cves A..B */
 	bool keep;
 	const char *diff_pre;		/* --diff-objects PRE POST */
 	bool refs;			/* --refs: and where new code's go */
@@ -77,6 +80,14 @@ char *update_file_path(const struct work *w);
 /* main.c */
 void show_log_tail(const char *log);
 int debian_patch(struct options *o, const char *workdir);
+/* Splits "A..B" into two Debian versions; -1 after a message if bad. */
+int debian_range(const char *range, char **a, char **b);
+
+/* cves.c */
+/* Adds to @m the CVE ids of @changelog's entries after version @since. */
+int debian_cves(const char *changelog, const char *since, struct manifest *m);
+/* The Debian changelog of linux-source-6.1 @version, via fetch-source. */
+char *debian_changelog(const char *fetch_source, const char *version);
 int create(struct work *w);
 
 /* verify.c */

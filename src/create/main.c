@@ -57,6 +57,9 @@ static __noreturn void usage(int status)
 		"  prints the functions that differ between two objects, as an update would see them\n"
 		"  --refs         and where each reference of their new code goes (exports\n"
 		"                 from DIR/Module.symvers when --build is given)\n"
+		"or:    ksplice-create --list-cves A..B\n"
+		"  prints the CVE ids of Debian's changelog entries after A up to B, which\n"
+		"  an update made with --debian A..B records\n"
 		"or:    ksplice-create --diff-cpp PRE.i POST.i\n"
 		"  says whether two preprocessed units can compile to different code, and why\n"
 		"or:    ksplice-create --verify UPDATE [--build DIR] [--config FILE] [--patch FILE SOURCE_DIR]\n"
@@ -95,6 +98,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "list-units", no_argument, NULL, 'l' },
 		{ "verify", required_argument, NULL, 'V' },
 		{ "replace", no_argument, NULL, 'R' },
+		{ "list-cves", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -119,9 +123,15 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'x': o->max_reach = max_units_arg("max-reach", optarg); break;
 		case 'l': o->list_units = true; break;
 		case 'R': o->replace = true; break;
+		case 'C': o->list_cves = optarg; break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
+	}
+	if (o->list_cves) {
+		if (optind != argc)
+			usage(2);
+		return;
 	}
 	if (o->verify) {
 		/* --patch FILE SOURCE for an update made with --patch */
@@ -259,6 +269,52 @@ static char *fetch_source(const char *version)
 	return last;
 }
 
+int debian_range(const char *range, char **a, char **b)
+{
+	const char *sep = strstr(range, "..");
+
+	if (!sep)
+		return error("--debian %s: want OLD..NEW, e.g. 6.1.192-2..6.1.192-3",
+			     range);
+	*a = xstrndup(range, sep - range);
+	*b = xstrdup(sep + 2);
+	if (!debian_version_ok(*a) || !debian_version_ok(*b) || !strcmp(*a, *b))
+		return error("--debian %s: want two different Debian versions OLD..NEW",
+			     range);
+	return 0;
+}
+
+static char *changelog_of(const char *version)
+{
+	char *script = path_join(data_dir(), "scripts/fetch-source");
+	char *path = debian_changelog(script, version);
+
+	free(script);
+	return path;
+}
+
+/* --list-cves A..B */
+static int list_cves(const char *range)
+{
+	struct manifest m;
+	char *a, *b, *changelog;
+	size_t i;
+	int ret;
+
+	if (debian_range(range, &a, &b))
+		return -1;
+	changelog = changelog_of(b);
+	manifest_init(&m);
+	ret = changelog ? debian_cves(changelog, a, &m) : -1;
+	for (i = 0; !ret && i < m.nr_cves; i++)
+		printf("%s\n", m.cves[i]);
+	manifest_free(&m);
+	free(changelog);
+	free(a);
+	free(b);
+	return ret;
+}
+
 /*
  * --debian A..B: the patch is diff -urN of the two source trees, labelled
  * a/ and b/ (links in the work directory) so that it applies with -p1;
@@ -266,24 +322,21 @@ static char *fetch_source(const char *version)
  */
 int debian_patch(struct options *o, const char *workdir)
 {
-	const char *sep = strstr(o->debian, "..");
 	char *a, *b, *ta = NULL, *tb = NULL, *la, *lb, *patch;
 	const char *argv[] = { "diff", "-urN", "a", "b", NULL };
 	int fd, status = -1;
 	pid_t pid;
 
-	if (!sep)
-		return error("--debian %s: want OLD..NEW, e.g. 6.1.192-2..6.1.192-3",
-			     o->debian);
-	a = xstrndup(o->debian, sep - o->debian);
-	b = xstrdup(sep + 2);
-	if (!debian_version_ok(a) || !debian_version_ok(b) || !strcmp(a, b))
-		return error("--debian %s: want two different Debian versions OLD..NEW",
-			     o->debian);
+	if (debian_range(o->debian, &a, &b))
+		return -1;
 	ta = fetch_source(a);
 	tb = ta ? fetch_source(b) : NULL;
 	if (!tb)
 		return -1;
+	o->debian_changelog = changelog_of(b);
+	if (!o->debian_changelog)
+		return -1;
+	o->debian_since = xstrdup(a);
 	la = path_join(workdir, "a");
 	lb = path_join(workdir, "b");
 	patch = xasprintf("%s/linux-source-6.1_%s..%s.patch", workdir, a, b);
@@ -493,6 +546,8 @@ int main(int argc, char **argv)
 		return diff_cpp_only(o.diff_pre, argv[optind]) ? 1 : 0;
 	if (o.diff_pre)
 		return diff_only(&o, argv[optind]) ? 1 : 0;
+	if (o.list_cves)
+		return list_cves(o.list_cves) ? 1 : 0;
 	check_outdir(o.outdir);
 	/* Without --id, the id is a hash of the inputs (create()). */
 	w.update.id = o.id;

@@ -252,7 +252,11 @@ int package_write(struct work *w)
 	for (i = 0; i < w->load_syms.nr; i++)
 		manifest_add_load_sym(&m, w->load_syms.targets[i],
 				      w->load_syms.names[i]);
-	ret = update_file_write(out, &m, files);
+	/* --debian A..B: what B's changelog says it fixes since A. */
+	ret = w->o->debian_changelog ?
+	      debian_cves(w->o->debian_changelog, w->o->debian_since, &m) : 0;
+	if (!ret)
+		ret = update_file_write(out, &m, files);
 	memset(&m.in, 0, sizeof(m.in));
 	manifest_free(&m);
 	if (ret)

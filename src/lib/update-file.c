@@ -94,6 +94,7 @@ void manifest_free(struct manifest *m)
 	free(m->created_by);
 	free_strv(m->functions, m->nr_functions);
 	free_strv(m->load_syms, m->nr_load_syms);
+	free_strv(m->cves, m->nr_cves);
 	manifest_init(m);
 }
 
@@ -102,6 +103,30 @@ void manifest_add_function(struct manifest *m, const char *name)
 	m->functions = xrealloc(m->functions,
 				(m->nr_functions + 1) * sizeof(char *));
 	m->functions[m->nr_functions++] = xstrdup(name);
+}
+
+bool cve_id_valid(const char *s)
+{
+	size_t n;
+
+	if (!str_has_prefix(s, "CVE-") || strspn(s + 4, "0123456789") != 4 ||
+	    s[8] != '-')
+		return false;
+	n = strspn(s + 9, "0123456789");
+	return n >= 4 && n <= 12 && !s[9 + n];
+}
+
+void manifest_add_cve(struct manifest *m, const char *cve)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_cves; i++)
+		if (!strcmp(m->cves[i], cve))
+			return;
+	m->cves = xrealloc(m->cves, (m->nr_cves + 1) * sizeof(char *));
+	m->cves[m->nr_cves++] = xstrdup(cve);
+	if (m->format < UPDATE_FORMAT_CVES)
+		m->format = UPDATE_FORMAT_CVES;
 }
 
 /* A token: printable ASCII, no spaces, so it can't break a line apart. */
@@ -238,9 +263,22 @@ static int validate_functions(const struct manifest *m, const char *where)
 
 int manifest_validate(const struct manifest *m, const char *where)
 {
-	if (m->format < UPDATE_FORMAT_MIN || m->format > UPDATE_FORMAT)
+	size_t i;
+
+	if (m->format < UPDATE_FORMAT_MIN || m->format > UPDATE_FORMAT_MAX)
 		return error("%s: format %d is not supported (this ksplice reads formats %d to %d)",
-			     where, m->format, UPDATE_FORMAT_MIN, UPDATE_FORMAT);
+			     where, m->format, UPDATE_FORMAT_MIN, UPDATE_FORMAT_MAX);
+	if (m->nr_cves > UPDATE_CVES_MAX)
+		return error("%s: %zu CVE ids, more than %d", where,
+			     m->nr_cves, UPDATE_CVES_MAX);
+	if (m->nr_cves && m->format < UPDATE_FORMAT_CVES)
+		return error("%s: cve lines need format %d", where,
+			     UPDATE_FORMAT_CVES);
+	for (i = 0; i < m->nr_cves; i++) {
+		if (!cve_id_valid(m->cves[i]))
+			return error("%s: invalid CVE id '%.40s'", where,
+				     m->cves[i]);
+	}
 	if (!m->id)
 		return error("%s: no 'id' line", where);
 	if (!update_id_valid(m->id))
@@ -281,6 +319,8 @@ char *manifest_format(const struct manifest *m)
 			size += strlen(input_value(m, i)) + 24;
 	for (i = 0; i < m->nr_members; i++)
 		size += strlen(m->members[i]) + 24;
+	for (i = 0; i < m->nr_cves; i++)
+		size += strlen(m->cves[i]) + 8;
 	text = p = xmalloc(size);
 	n = sprintf(p, "format: %d\nid: %s\nkernel_release: %s\ntarget: %s\n",
 		    m->format, m->id, m->kernel_release, m->target);
@@ -297,6 +337,8 @@ char *manifest_format(const struct manifest *m)
 		if (input_value(m, i))
 			p += sprintf(p, "%s: %s\n", input_keys[i].key,
 				     input_value(m, i));
+	for (i = 0; i < m->nr_cves; i++)
+		p += sprintf(p, "cve: %s\n", m->cves[i]);
 	for (i = 0; i < m->nr_members; i++)
 		p += sprintf(p, "member_sha256: %s\n", m->members[i]);
 	return text;
@@ -399,6 +441,13 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		m->members[m->nr_members++] = xstrdup(value);
 		return 0;
 	}
+	if (!strcmp(line, "cve") && m->format >= UPDATE_FORMAT_CVES) {
+		if (m->nr_cves >= UPDATE_CVES_MAX)
+			return error("%s: more than %d cve lines", where,
+				     UPDATE_CVES_MAX);
+		manifest_add_cve(m, value);
+		return 0;
+	}
 	for (i = 0; m->format >= 2 && i < ARRAY_SIZE(input_keys); i++)
 		if (!strcmp(line, input_keys[i].key))
 			return set_once(input_field(m, i), line, value, where, nr);
@@ -419,10 +468,10 @@ int manifest_parse(struct manifest *m, const char *text, size_t len,
 		free(copy);
 		return -1;
 	}
-	if (m->format < UPDATE_FORMAT_MIN || m->format > UPDATE_FORMAT) {
+	if (m->format < UPDATE_FORMAT_MIN || m->format > UPDATE_FORMAT_MAX) {
 		free(copy);
 		return error("%s: update file format %d is not supported: this ksplice reads formats %d to %d; use the ksplice that created the update",
-			     where, m->format, UPDATE_FORMAT_MIN, UPDATE_FORMAT);
+			     where, m->format, UPDATE_FORMAT_MIN, UPDATE_FORMAT_MAX);
 	}
 	for (line = copy; *line && !ret; line = next) {
 		next = strchrnul(line, '\n');

@@ -22,9 +22,13 @@
 #include "ksplice-update.h"
 
 /* 2: member_sha256 lines, checked; and the inputs of the build.  1 is
- * still read (without digests: its members are only covered by gzip). */
+ * still read (without digests: its members are only covered by gzip).
+ * 3: cve lines too; written only by an update that has them, so that
+ * others stay readable by a ksplice that reads 2. */
 #define UPDATE_FORMAT		2
+#define UPDATE_FORMAT_CVES	3
 #define UPDATE_FORMAT_MIN	1
+#define UPDATE_FORMAT_MAX	3
 #define UPDATE_MANIFEST		"manifest"
 #define UPDATE_CORE_MODULE	"ksplice.ko"
 
@@ -33,7 +37,8 @@
 #define UPDATE_MANIFEST_MAX	(1 << 20)
 #define UPDATE_MEMBER_MAX	(64 << 20)
 #define UPDATE_FILE_MAX		(256 << 20)	/* compressed, and unpacked */
-#define UPDATE_VALUE_MAX	512		/* one manifest value (KSYM_NAME_LEN) */
+#define UPDATE_VALUE_MAX	512
+#define UPDATE_CVES_MAX		4096		/* one manifest value (KSYM_NAME_LEN) */
 
 struct manifest {
 	int format;		/* UPDATE_FORMAT */
@@ -57,6 +62,9 @@ struct manifest {
 		char *config_sha256;
 		char *ksplice_version;
 	} in;
+	/* CVE-YYYY-N...: what the update fixes (format 3) */
+	char **cves;
+	size_t nr_cves;
 	/* "NAME HEX": a member's SHA-256, read from the file (format 2) */
 	char **members;
 	size_t nr_members;
@@ -66,6 +74,9 @@ void manifest_init(struct manifest *m);
 void manifest_free(struct manifest *m);
 /* Copies @name onto the end of m->functions. */
 void manifest_add_function(struct manifest *m, const char *name);
+/* Adds a CVE id (once) and makes the format one that has them. */
+void manifest_add_cve(struct manifest *m, const char *cve);
+bool cve_id_valid(const char *s);
 /* Adds "TARGET NAME" to m->load_syms. */
 void manifest_add_load_sym(struct manifest *m, const char *target,
 			   const char *name);

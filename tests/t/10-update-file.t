@@ -267,8 +267,8 @@ my @refusals = (
 	 qr/invalid update id 'Bad-Id'/],
 	['a 33-character id', [ 'manifest:text:' . manifest(id => 'a' x 33), @mods ],
 	 qr/invalid update id 'a{33}'/],
-	['an unknown format', [ 'manifest:text:' . manifest(format => 3), @mods ],
-	 qr/update file format 3 is not supported/],
+	['an unknown format', [ 'manifest:text:' . manifest(format => 4), @mods ],
+	 qr/update file format 4 is not supported/],
 	['a gzip that is not a tar', [], undef],
 );
 for my $r (@refusals) {
@@ -387,6 +387,7 @@ my $tooltmp = "$tmp/tooltmp";
 make_path($tooltmp);
 $ENV{TMPDIR} = $tooltmp;
 $ENV{KSPLICE_SYSFS} = $sysfs;
+$ENV{KSPLICE_RUN} = "$tmp/run";
 
 # A fresh tree with update $uid in it, attributes as the core makes them.
 sub fake_update {

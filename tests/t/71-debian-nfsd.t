@@ -10,7 +10,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 17
+plan 21
 out=$(ksplice-create --build "$KSPLICE_BUILD" --debian 6.1.192-2 -o "$tmp" 2>&1)
 if [ $? != 0 ]; then like "$out" 'want OLD\.\.NEW' "--debian without OLD..NEW is refused, saying so"
 else ok 1 "--debian without OLD..NEW is refused"; fi
@@ -26,6 +26,8 @@ ok $? "ksplice-create --debian $KSPLICE_NFSD_UPDATE builds the update"
 vout=$(ksplice-create --build "$KSPLICE_BUILD" --verify "$upd" 2>"$tmp/verify.log")
 ok $? "ksplice-create --verify rebuilds the --debian update from its recorded inputs"
 is "$vout" identical "  and says it is identical"
+like "$(tar -xzOf "$upd" manifest)" '^cve: CVE-2026-99362$' \
+	"  its manifest records CVE-2026-99362, from 6.1.192-3's changelog entry"
 log=$(cat "$tmp/create-cve.log")
 like "$log" "diff -urN .*/${KSPLICE_NFSD_UPDATE%%..*}/linux-source-6.1 .*/${KSPLICE_NFSD_UPDATE##*..}/linux-source-6.1" \
 	"  from the diff of the two Debian source trees"
@@ -39,8 +41,11 @@ out=$(vm --module nfsd --file "$upd" -- "$guest_peek"'
 	echo "BEFORE $(kpeek $a 32)"
 	ksplice-apply ksplice-cve.tar.gz; echo "APPLY=$?"
 	ksplice-view cve | sed "s/^/VIEW: /"
+	echo "UNAME $(uname -v)"
+	echo "KUNAME $(ksplice-uname -v)"
 	peek cve applied
 	ksplice-undo cve; echo "UNDO=$?"
+	echo "KUNAME-AFTER $(ksplice-uname -v)"
 	echo "AFTER $(kpeek $a 32)"
 	lsmod | grep -q "^nfsd " || echo "NFSD-GONE"
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
@@ -51,6 +56,9 @@ like "$out" 'MODPROBE=0' "nfsd is loaded"
 like "$out" 'APPLY=0' "ksplice-apply succeeds"
 ka=$(sed -n 's/^KALLSYMS //p' <<<"$out")
 like "$out" "VIEW: +nfsd4_sequence ${ka:-none} 0x[0-9a-f]+" "ksplice-view shows nfsd4_sequence's old address (nfsd's) and its new one"
+like "$out" 'VIEW: cves +CVE-2026-99362' "ksplice-view shows the CVE"
+like "$out" 'KUNAME .*Debian 6\.1\.192-3 ' "ksplice-uname -v: Debian 6.1.192-3 while applied"
+is "$(sed -n 's/^KUNAME-AFTER //p' <<<"$out")" "$(sed -n 's/^UNAME //p' <<<"$out")" "  uname -v's again after undo"
 check_jumps applied "$out"; ok $? "the running nfsd4_sequence jumps into the update"
 like "$out" 'UNDO=0' "ksplice-undo succeeds"
 is "$(sed -n 's/^AFTER //p' <<<"$out")" "$(sed -n 's/^BEFORE //p' <<<"$out")" "undo restores nfsd4_sequence's bytes"

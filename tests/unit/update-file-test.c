@@ -4,7 +4,9 @@
  * the assertions.  Subcommands:
  *
  *   write OUT ID RELEASE UPDATE_KO CORE_KO FUNC...
- *	update_file_write() with a manifest made of the arguments
+ *	update_file_write() with a manifest made of the arguments (and
+ *	the input "debian: $UPDATE_FILE_TEST_DEBIAN" if that is set, and
+ *	a cve line for each word of $UPDATE_FILE_TEST_CVES)
  *   extract FILE DIR
  *	update_file_extract(), then print the manifest read
  *   parse FILE
@@ -44,6 +46,17 @@ static int cmd_write(int argc, char **argv)
 	m.kernel_release = xstrdup(argv[3]);
 	m.target = xstrdup("vmlinux");
 	m.created_by = xstrdup("update-file-test");
+	if (getenv("UPDATE_FILE_TEST_DEBIAN"))
+		m.in.debian = xstrdup(getenv("UPDATE_FILE_TEST_DEBIAN"));
+	if (getenv("UPDATE_FILE_TEST_CVES")) {
+		char *cves = xstrdup(getenv("UPDATE_FILE_TEST_CVES")), *save;
+		char *cve;
+
+		for (cve = strtok_r(cves, " ", &save); cve;
+		     cve = strtok_r(NULL, " ", &save))
+			manifest_add_cve(&m, cve);
+		free(cves);
+	}
 	for (i = 6; i < argc; i++)
 		manifest_add_function(&m, argv[i]);
 	files[0] = argv[4];

@@ -1,0 +1,146 @@
+#!/bin/bash
+# ksplice-package and what its packages do, against a fake sysfs tree
+# (KSPLICE_FAKE_MODULES=1: nothing is loaded into this machine's kernel):
+# the .deb's name, version and contents; its postinst applying the update
+# when the running kernel is its ABI (ksplice-apply --installed), saying
+# it will at the next boot otherwise, and never failing when the update
+# cannot apply; its prerm undoing it; the kill switches.
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
+plan 41
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/update-package-t.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+make -s tools >/dev/null || bail "cannot build the tools"
+cc -std=gnu11 -Iinclude -Isrc/lib -D_GNU_SOURCE -o "$tmp/uft" \
+	tests/unit/update-file-test.c src/lib/libksplice.a -larchive -lcrypto ||
+	bail "cannot build tests/unit/update-file-test.c"
+
+# Never the real kernel: every tool only says what it would load.
+export KSPLICE_FAKE_MODULES=1 KSPLICE_SYSFS=$tmp/sysfs KSPLICE_RUN=$tmp/run
+export KSPLICE_STORE=$tmp/root/var/lib/ksplice/updates
+export KSPLICE_CMDLINE=$tmp/cmdline KSPLICE_DISABLE_FILE=$tmp/disable
+export PATH=$KSPLICE_TOP/bin:$PATH TMPDIR=$tmp
+rel=$(uname -r) other=6.1.0-99-amd64
+echo "BOOT_IMAGE=/vmlinuz root=/dev/vda1 quiet" >"$tmp/cmdline"
+
+printf 'core module' >"$tmp/ksplice.ko"
+# update ID RELEASE [DEBIAN]: a fake update file $tmp/ID.tar.gz.
+update() {
+	printf 'update module %s' "$1" >"$tmp/ksplice_$1.ko"
+	UPDATE_FILE_TEST_DEBIAN=$3 "$tmp/uft" write "$tmp/$1.tar.gz" "$1" "$2" \
+		"$tmp/ksplice_$1.ko" "$tmp/ksplice.ko" nfsd4_sequence ||
+		bail "cannot write update $1"
+}
+update nfsd "$rel" 6.1.192-2..6.1.192-3
+update plain "$rel"
+update elsewhere "$other" 6.1.192-2..6.1.192-3
+[ -n "${UPDATE_FILE_TEST_DEBIAN:-}" ] && bail "env leak"
+
+# A fake core's directory for update ID, as its module's load makes it.
+registered() {
+	mkdir -p "$KSPLICE_SYSFS/$1"
+	echo loaded >"$KSPLICE_SYSFS/$1/stage"
+	echo none >"$KSPLICE_SYSFS/$1/abort_cause"
+	echo "nfsd4_sequence ffffffffc0a01000 ffffffffc0b02000" >"$KSPLICE_SYSFS/$1/functions"
+}
+stage() { cat "$KSPLICE_SYSFS/$1/stage" 2>/dev/null || echo none; }
+
+### The package.
+mkdir "$tmp/out"
+out=$(ksplice-package -o "$tmp/out" "$tmp/nfsd.tar.gz" 2>&1)
+ok $? "ksplice-package makes a package of a --debian update"
+deb=$tmp/out/ksplice-updates-${rel}_6.1.192-3_amd64.deb
+is "$out" "$deb" "... named ksplice-updates-<ABI>_<NEW>_amd64.deb, its path printed"
+is "$(dpkg-deb -f "$deb" Package Version Depends)" \
+	"$(printf 'Package: ksplice-updates-%s\nVersion: 6.1.192-3\nDepends: ksplice' "$rel")" \
+	"... Package, Version (NEW of the update's OLD..NEW) and Depends"
+dpkg-deb -x "$deb" "$tmp/root"
+dpkg-deb -e "$deb" "$tmp/ctl"
+cmp -s "$tmp/nfsd.tar.gz" "$KSPLICE_STORE/$rel/01-nfsd.tar.gz"
+ok $? "... which installs the update file as /var/lib/ksplice/updates/<ABI>/01-nfsd.tar.gz"
+[ -x "$tmp/ctl/postinst" ] && [ -x "$tmp/ctl/prerm" ]
+ok $? "... with a postinst and a prerm"
+(cd "$tmp/root" && md5sum -c --quiet "$tmp/ctl/md5sums")
+ok $? "... and md5sums that match"
+
+out=$(ksplice-package -o "$tmp/out" "$tmp/nfsd.tar.gz" "$tmp/elsewhere.tar.gz" 2>&1)
+st=$?
+[ $st -eq 1 ]; ok $? "updates of two kernels in one package: refused (exit $st)"
+like "$out" "elsewhere.tar.gz is for kernel $other, but the updates before it are for $rel" "... saying which"
+out=$(ksplice-package -o "$tmp/out" "$tmp/plain.tar.gz" 2>&1)
+st=$?
+[ $st -eq 1 ]; ok $? "an update made with --patch, no --version: refused (exit $st)"
+like "$out" 'say which version they bring .* with --version' "... asking for --version"
+out=$(ksplice-package -o "$tmp/out" --version 6.1.192-3+k1 "$tmp/plain.tar.gz" 2>&1)
+ok $? "... and packaged with --version 6.1.192-3+k1"
+[ -s "$tmp/out/ksplice-updates-${rel}_6.1.192-3+k1_amd64.deb" ]; ok $? "... as that version"
+echo 'not an update' >"$tmp/junk.tar.gz"
+out=$(ksplice-package -o "$tmp/out" "$tmp/junk.tar.gz" 2>&1)
+[ $? -eq 1 ]; ok $? "a file that is not an update: refused"
+like "$out" 'not a ksplice update file' "... saying so"
+is "$(ls "$tmp/out" | wc -l)" 2 "no package was written by the refused runs"
+
+### Its maintainer scripts, on the running ABI.
+registered nfsd
+out=$("$tmp/ctl/postinst" configure 2>&1)
+ok $? "postinst configure succeeds"
+like "$out" 'Done! Applied update nfsd' "... applying the update (ksplice-apply --installed)"
+like "$out" "would load module .*/ksplice_nfsd.ko" "... loading its module"
+is "$(stage nfsd)" applied "... which is now applied"
+out=$("$tmp/ctl/postinst" configure 2>&1)
+ok $? "postinst again succeeds"
+like "$out" 'Update nfsd is already applied' "... leaving the applied update as it is"
+
+out=$("$tmp/ctl/prerm" remove 2>&1)
+ok $? "prerm remove succeeds"
+like "$out" 'Done! Reversed update nfsd' "... undoing the update"
+is "$(stage nfsd)" reversed "... which is now reversed"
+
+# An update that cannot apply: its module does not register.
+rm -rf "$KSPLICE_SYSFS"
+mkdir -p "$KSPLICE_SYSFS"
+out=$("$tmp/ctl/postinst" configure 2>&1)
+ok $? "postinst succeeds when the update cannot apply"
+like "$out" 'did not register with the ksplice core' "... saying why"
+like "$out" 'installed but not applied now; it is tried again at the next boot' "... and when it is tried again"
+ksplice-apply --installed >/dev/null 2>&1
+st=$?
+[ $st -eq 1 ]; ok $? "ksplice-apply --installed then exits 1"
+
+# The kill switches.
+registered nfsd
+echo "root=/dev/vda1 ksplice=off quiet" >"$tmp/cmdline"
+out=$(ksplice-apply --installed 2>&1)
+ok $? "ksplice=off: --installed succeeds"
+like "$out" 'ksplice is disabled \(ksplice=off is on the kernel command line\)' "... saying it is disabled"
+is "$(stage nfsd)" loaded "... and applies nothing"
+echo "root=/dev/vda1 ksplice=offline quiet" >"$tmp/cmdline"
+touch "$tmp/disable"
+out=$(ksplice-apply --installed 2>&1)
+like "$out" 'ksplice is disabled \(/etc/ksplice/disable exists\)' "/etc/ksplice/disable: disabled too"
+is "$(stage nfsd)" loaded "... nothing applied"
+rm "$tmp/disable"
+out=$(ksplice-apply --installed 2>&1)
+is "$(stage nfsd)" applied "neither (ksplice=offline is another word): applied"
+
+# One update that cannot apply does not stop the others.
+rm -rf "$KSPLICE_SYSFS"
+registered nfsd
+cp "$tmp/elsewhere.tar.gz" "$KSPLICE_STORE/$rel/00-elsewhere.tar.gz"
+out=$(ksplice-apply --installed 2>&1)
+st=$?
+[ $st -eq 1 ]; ok $? "an installed update for another kernel: --installed exits 1"
+like "$out" "00-elsewhere.tar.gz is installed but not applied" "... naming it"
+is "$(stage nfsd)" applied "... and applies the next one"
+
+### On another ABI: nothing now, at the next boot.
+rm -rf "$KSPLICE_SYSFS" "$tmp/root" "$tmp/ctl"
+registered elsewhere
+ksplice-package -o "$tmp/out" "$tmp/elsewhere.tar.gz" >/dev/null
+dpkg-deb -e "$tmp/out/ksplice-updates-${other}_6.1.192-3_amd64.deb" "$tmp/ctl"
+out=$("$tmp/ctl/postinst" configure 2>&1)
+ok $? "postinst of another ABI's package succeeds"
+like "$out" "the running kernel is $rel: the update applies at the next boot of $other" "... saying when it applies"
+unlike "$out" 'would load' "... loading nothing"
+is "$(stage elsewhere)" loaded "... applying nothing"
