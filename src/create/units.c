@@ -221,13 +221,17 @@ static int check_layouts(struct work *w)
 /*
  * Too many units to compile, most often because a structure in a header
  * changed: compiling the first two (those whose source the patch changes
- * come first) tells, and then that is the reason to give.
+ * come first; no more than --max-units) tells, and then that is the
+ * reason to give.
  */
 static int probe_layouts(struct work *w)
 {
 	struct strv all = w->units;
 	size_t nr = all.nr < 2 ? all.nr : 2;
 	int ret;
+
+	if (nr > w->o->max_units)
+		nr = w->o->max_units;
 
 	fprintf(stderr, "  %zu units: compiling %zu of them to compare structure layouts first\n",
 		all.nr, nr);

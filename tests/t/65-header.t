@@ -20,7 +20,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 35
+plan 36
 patch=$KSPLICE_TOP/tests/patches/xacct.patch
 upd=$(make_update "$patch" xa)
 ok $? "an update builds from a patch that changes only a header"
@@ -103,4 +103,6 @@ msg=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$patch" --id xb --max-uni
 is "$?" 1 "with --max-units 1 the same patch is refused"
 like "$msg" 'the patch reaches 2 units whose code can change, more than --max-units 1' \
 	"  saying how many units it would compile"
-unlike "$msg" '  compiling' "  before compiling anything"
+like "$msg" '2 units: compiling 1 of them to compare structure layouts first' \
+	"  after compiling only as many as --max-units allows, to look for a layout change"
+unlike "$msg" 'compiling 2 units' "  not all of them"
