@@ -79,29 +79,13 @@ static bool bound_local(const struct symbol *s)
 	       (s->sec->sh.sh_flags & SHF_WRITE);
 }
 
-static const unsigned char *contents(const struct symbol *s)
-{
-	return s->sec->data ? s->sec->data + s->st.st_value : NULL;
-}
-
-static bool zero(const unsigned char *p, size_t n)
-{
-	while (n--)
-		if (*p++)
-			return false;
-	return true;
-}
-
 /* What differs between @a (pre) and @b (post), or NULL. */
 static const char *what_changed(const struct object *pre, const struct symbol *a,
 				const struct object *post, const struct symbol *b)
 {
-	const unsigned char *pa = contents(a), *pb = contents(b);
-	size_t n = b->st.st_size;
-
-	if (a->st.st_size != n)
+	if (a->st.st_size != b->st.st_size)
 		return "size";
-	if (pa && pb ? memcmp(pa, pb, n) : (pa ? !zero(pa, n) : pb && !zero(pb, n)))
+	if (!diff_same_contents(a, b))
 		return "initial value";
 	if (!diff_same_relocs(pre, a, post, b, false))
 		return "initial value (what it points at)";

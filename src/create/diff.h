@@ -47,6 +47,8 @@ enum diff_local {
 /* x.N: a static local gcc numbered per unit.  Returns the length of x, or 0. */
 size_t diff_numbered_base(const char *name);
 bool diff_is_static_local(const struct symbol *s);
+/* Same size and initial bytes (.bss holds zeros)? */
+bool diff_same_contents(const struct symbol *a, const struct symbol *b);
 /* Pairs post static locals with pre ones through the paired functions. */
 void diff_pair_statics(const struct object *pre, struct object *post);
 /* Why @s (LOCAL_AMBIGUOUS or LOCAL_RESIZED) cannot be bound, for an error. */

@@ -105,7 +105,7 @@ static bool zero(const unsigned char *p, size_t n)
 }
 
 /* Same size and initial bytes (.bss holds zeros)? */
-static bool same_contents(const struct symbol *a, const struct symbol *b)
+bool diff_same_contents(const struct symbol *a, const struct symbol *b)
 {
 	size_t n = a->st.st_size;
 	const unsigned char *pa, *pb;
@@ -134,7 +134,7 @@ static const struct symbol *pick(const struct symbol *s, size_t idx,
 	if (post->n == pre->n)
 		return pre->v[idx];
 	for (i = 0; i < pre->n; i++) {
-		if (!same_contents(s, pre->v[i]))
+		if (!diff_same_contents(s, pre->v[i]))
 			continue;
 		if (c) {
 			*bad = true;
@@ -180,7 +180,7 @@ static void vote(struct symbol *s, const struct symbol *f,
 	if (!writable(s)) {
 		/* Constants of the same bytes are interchangeable. */
 		for (idx = 0; s->local != LOCAL_BOUND && idx < lq.n; idx++)
-			if (!writable(lq.v[idx]) && same_contents(s, lq.v[idx])) {
+			if (!writable(lq.v[idx]) && diff_same_contents(s, lq.v[idx])) {
 				s->local = LOCAL_BOUND;
 				s->twin = (struct symbol *)lq.v[idx];
 			}
@@ -207,7 +207,7 @@ static void check_bound(const struct object *pre, const struct object *post,
 	if (s->local != LOCAL_BOUND)
 		return;
 	if (!writable(s) || !writable(c)) {
-		if (writable(s) != writable(c) || !same_contents(s, c) ||
+		if (writable(s) != writable(c) || !diff_same_contents(s, c) ||
 		    !diff_same_relocs(pre, c, post, s, false))
 			s->local = LOCAL_NEW;
 	} else if (s->st.st_size != c->st.st_size) {
