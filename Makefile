@@ -118,7 +118,7 @@ install-create: $(TOOLS)
 		$(DESTDIR)$(mandir)/man1
 	install -m 755 bin/ksplice-create bin/ksplice-package $(DESTDIR)$(bindir)
 	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(datadir)/kmod
-	install -m 644 include/ksplice-update.h $(DESTDIR)$(datadir)/include
+	install -m 644 include/ksplice-*.h $(DESTDIR)$(datadir)/include
 	install -m 755 scripts/fetch-source $(DESTDIR)$(datadir)/scripts
 	install -m 644 versions $(DESTDIR)$(datadir)
 	install -m 644 man/ksplice-create.1 man/ksplice-package.1 $(DESTDIR)$(mandir)/man1

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "ksplice.h"
+#include "ksplice-unpatchable.h"
 
 struct ksplice_match {
 	struct ksplice_core *core;
@@ -487,6 +488,21 @@ static int ksplice_match_onto(struct ksplice_match *m)
 	return 0;
 }
 
+static const struct ksplice_unpatchable ksplice_unpatchable_table[] =
+	KSPLICE_UNPATCHABLE_TABLE;
+
+/* Code that runs while the core patches (include/ksplice-unpatchable.h). */
+static const char *ksplice_must_not_patch(const struct ksplice_func *f)
+{
+	if (!strcmp(f->target, KSPLICE_CORE_MODULE))
+		return "it is the ksplice core, which does the patching";
+	if (strcmp(f->target, "vmlinux") || !f->unit)
+		return NULL;
+	return ksplice_unpatchable(ksplice_unpatchable_table,
+				   ARRAY_SIZE(ksplice_unpatchable_table),
+				   f->unit, f->name);
+}
+
 /*
  * Returns 0 when matched, 1 when ambiguous for now (other functions of
  * its unit may yet say which), or an error with the abort cause set.
@@ -496,9 +512,15 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	struct ksplice_fstate *fs = m->fs;
 	enum ksplice_abort cause;
 	unsigned long addr = 0;
+	const char *why;
 	bool stacked;
 	int hits;
 
+	why = ksplice_must_not_patch(m->f);
+	if (why)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s (%s): it cannot be patched live: %s",
+					 m->f->name, m->f->unit, why);
 	cause = ksplice_match_func(m, &addr, &hits, r == KSPLICE_ROUND_TWINS &&
 				   (m->f->flags & KSPLICE_FUNC_TWIN));
 	if (cause != KSPLICE_ABORT_NONE && hits > 1 && r != KSPLICE_ROUND_LAST)

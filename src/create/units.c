@@ -13,6 +13,7 @@
 #include "create.h"
 #include "includes.h"
 #include "layout.h"
+#include "unsafe.h"
 
 static char *source_of(const char *unit)
 {
@@ -440,6 +441,8 @@ int units_diff(struct work *w)
 	if (w->data_changes)
 		return error("the patch changes %zu existing variable%s (\"changed data\" above): the running kernel keeps their contents, so the update would not bring the change; changing live data needs code of the patch author's",
 			     w->data_changes, w->data_changes == 1 ? "" : "s");
+	if (unsafe_check(&w->update))
+		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
 	if (!replaces_any(&w->update))
 		return error("the patch changes no code in a function: nothing to update");
 	if (w->units.nr > 1)

@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 18
+plan 25
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -71,6 +71,40 @@ like "$log" 'changed function: kvm_arch_has_noncoherent_dma \(arch/x86/kvm/x86.c
 	"  and the changed function is found"
 unlike "$log" 'changed function: prepare_emulation_failure_exit' \
 	"  but not prepare_emulation_failure_exit, whose only difference is a line number"
+
+# Code that runs while ksplice patches is refused by name (the table in
+# include/ksplice-unpatchable.h), and so is what the kernel marks
+# NOKPROBE_SYMBOL; a function beside it in the same file is not.
+# edit_patch FILE SED-SCRIPT: the patch of that edit of the pinned source.
+edit_patch() {
+	mkdir -p "$tmp/edit"
+	sed "$2" "$src/$1" >"$tmp/edit/new.c"
+	diff -u --label "a/$1" --label "b/$1" "$src/$1" "$tmp/edit/new.c"
+}
+edit_patch kernel/stop_machine.c \
+	'/^notrace void __weak stop_machine_yield/,/^}/s/\tcpu_relax();/\tcpu_relax();\n\tcpu_relax();/' \
+	>"$tmp/stopm.patch"
+upd=$(make_update "$tmp/stopm.patch" stopm)
+ok $(( $? == 0 )) "a change to stop_machine_yield is refused"
+like "$(cat "$tmp/create-stopm.log")" \
+	'stop_machine_yield \(kernel/stop_machine.c\) cannot be patched live: stop_machine\(\) holds every CPU' \
+	"  ... naming the function and why"
+like "$(cat "$tmp/create-stopm.log")" 'a reboot is needed' "  ... and what to do"
+edit_patch kernel/notifier.c \
+	'/^int atomic_notifier_call_chain(/,/^}/s/^\trcu_read_lock();/\tif (!nh)\n\t\treturn NOTIFY_DONE;\n\trcu_read_lock();/' \
+	>"$tmp/nokprobe.patch"
+upd=$(make_update "$tmp/nokprobe.patch" nokprobe)
+ok $(( $? == 0 )) "a change to atomic_notifier_call_chain (NOKPROBE_SYMBOL) is refused"
+like "$(cat "$tmp/create-nokprobe.log")" \
+	'atomic_notifier_call_chain \(kernel/notifier.c\) cannot be patched live: the kernel marks it NOKPROBE_SYMBOL' \
+	"  ... saying the kernel marks it so"
+edit_patch kernel/notifier.c \
+	's/^\treturn !rcu_access_pointer(nh->head);/\treturn !nh || !rcu_access_pointer(nh->head);/' \
+	>"$tmp/notifier-ok.patch"
+upd=$(make_update "$tmp/notifier-ok.patch" notifierok)
+ok $? "a change to atomic_notifier_call_chain_is_empty, beside it, builds"
+like "$(cat "$tmp/create-notifierok.log")" \
+	'changed function: atomic_notifier_call_chain_is_empty' "  ... as that function's update"
 
 # -o DIR is checked before anything is built.
 t0=$(date +%s)

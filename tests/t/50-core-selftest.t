@@ -3,7 +3,8 @@
 # kmod/test/build.sh, run in the guest with kmod/test/selftest.sh, which
 # feeds 17 broken updates that registration must reject, each for its
 # expected reason, 8 that must fail to apply with the right cause and
-# detail, one whose target module is not loaded (it applies) and one with
+# detail, 2 of code that must never be patched (the core itself,
+# stop_machine's), one whose target module is not loaded (it applies) and one with
 # no room for a jump (ftrace redirects it), and then applies, traces,
 # blocks and undoes a good one.
 # Each of its "ok"/"FAIL" lines becomes a TAP line.
@@ -36,6 +37,8 @@ is "$(printf '%s\n' "$out" | grep -E '^ok   bad=10[0-46-7]: ' | grep -vcE ': (ol
 	"all 7 broken updates failed to apply with the expected cause (105's target is only not loaded: it applies)"
 is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=10[0-46-79]: the detail says why$')" 8 \
 	"all 8 of them (and 109's jump label) say where and why, as expected"
+is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=11[01]: the detail says why$')" 2 \
+	"updates of the core itself and of stop_machine's code are refused as unpatchable, saying why"
 like "$out" 'SELFTEST-STATUS=0' "selftest.sh reports no failures"
 unlike "$out" '^     .*(WARNING|BUG|Oops)' "no oops or warning in dmesg"
 echo "1..$_tap_n"

@@ -138,6 +138,14 @@ static void ksplice_test_break_apply(struct ksplice_update *u,
 	case 109:
 		ksplice_test_break_jl(u, f);
 		break;
+	/* What the core must never patch: itself, and stop_machine's code. */
+	case 110:
+		o[0].name = "ksplice";
+		break;
+	case 111:
+		o[0].name = "vmlinux";
+		f->unit = "kernel/stop_machine.c";
+		break;
 	/* The spare function, ksplice_test_wrapper, replaces the last. */
 	case 108:
 		f[u->objs->nr_funcs - 1] = f[u->objs->nr_funcs];
