@@ -73,6 +73,25 @@ static int lowest_free_fd(void)
 	return fd;
 }
 
+/* Name what is open: a leak is found inputs after its cause, if at all. */
+static void __noreturn fail_fds(int expected)
+{
+	char *msg = xasprintf("a file descriptor leaked (lowest free %d, was %d):",
+			      lowest_free_fd(), expected);
+	char link[64], target[256];
+	ssize_t n;
+
+	for (int fd = 0; fd < 16; fd++) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		msg = xasprintf("%s %d=%s", msg, fd, target);
+	}
+	fail(msg);
+}
+
 /* gzip without padding, as update_file_write() makes it. */
 static void *gzip(const uint8_t *data, size_t len, size_t *out_len)
 {
@@ -136,16 +155,20 @@ static void fuzz_manifest(const char *text, size_t len)
 	manifest_free(&m);
 }
 
+/*
+ * The lowest free descriptor is taken before and after each input, not
+ * once: between inputs libFuzzer itself may open some for good (the pipes
+ * of the symbolizer it starts to name newly covered functions).
+ */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	static int free_fd = -1;
+	int free_fd;
 	void *gz;
 	size_t gz_len;
 
 	if (len == 0)
 		return 0;
-	if (free_fd < 0)	/* not in Initialize: -close_fd_mask moves it */
-		free_fd = lowest_free_fd();
+	free_fd = lowest_free_fd();
 	switch (data[0] % NR_MODES) {
 	case MODE_UPDATE:
 		fuzz_extract(data + 1, len - 1);
@@ -160,6 +183,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		break;
 	}
 	if (lowest_free_fd() != free_fd)
-		fail("a file descriptor leaked");
+		fail_fds(free_fd);
 	return 0;
 }
