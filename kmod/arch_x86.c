@@ -5,6 +5,7 @@
  */
 #include <linux/elf.h>
 #include <linux/string.h>
+#include <asm/text-patching.h>
 #include <asm/unaligned.h>
 #include "ksplice.h"
 #include "arch_x86.h"
@@ -103,13 +104,15 @@ unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f)
 	return 0;
 }
 
+/* The kernel's own encoder, as static calls and text_poke_bp use it. */
 int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn)
 {
-	long rel = to - (from + KSPLICE_JMP_LEN);
+	long rel = to - (from + JMP32_INSN_SIZE);
 
+	BUILD_BUG_ON(JMP32_INSN_SIZE != KSPLICE_JMP_LEN);
 	if (rel != (s32)rel)
 		return -ERANGE;
-	insn[0] = X86_JMP32;
-	put_unaligned_le32(rel, insn + 1);
+	__text_gen_insn(insn, JMP32_INSN_OPCODE, (void *)from, (void *)to,
+			JMP32_INSN_SIZE);
 	return 0;
 }
