@@ -27,12 +27,12 @@
 #include "load-symbols.h"
 #include "modinfo.h"
 #include "state.h"
+#include "tries.h"
 #include "update-file.h"
 #include "util.h"
 
 struct options {
-	const char *max_tries;		/* NULL: the core's default */
-	const char *retry_interval;
+	struct tries tries;
 	const char *file;
 	bool installed;
 };
@@ -48,9 +48,7 @@ static void __noreturn usage(int status)
 		"                        running kernel (in %s/RELEASE/),\n"
 		"                        unless ksplice=off is on the kernel command\n"
 		"                        line or %s exists\n"
-		"  --max-tries N         try N times to find a moment when no task\n"
-		"                        is running the code being replaced\n"
-		"  --retry-interval MS   wait MS milliseconds between tries\n"
+		TRIES_USAGE
 		"  -h, --help            show this help\n",
 		progname, progname, KSPLICE_STORE_DEFAULT,
 		KSPLICE_DISABLE_DEFAULT);
@@ -60,8 +58,7 @@ static void __noreturn usage(int status)
 static void parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "max-tries", required_argument, NULL, 't' },
-		{ "retry-interval", required_argument, NULL, 'i' },
+		TRIES_LONGOPTS,
 		{ "installed", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -69,16 +66,15 @@ static void parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (tries_option(c, optarg, &o->tries)) {
+		case 1:
+			continue;
+		case -1:
+			exit(1);
+		}
 		switch (c) {
 		case 'I':
 			o->installed = true;
-			break;
-		case 't':
-			o->max_tries = number_arg("--max-tries", optarg, 1);
-			break;
-		case 'i':
-			o->retry_interval =
-				number_arg("--retry-interval", optarg, 0);
 			break;
 		case 'h':
 			usage(0);
@@ -343,9 +339,7 @@ static int apply(const struct manifest *m, const char *dir,
 	}
 	if (m->replaces)
 		before = applied_ids();
-	if (sysfs_set_tunable(m->id, "max_tries", o->max_tries) ||
-	    sysfs_set_tunable(m->id, "retry_interval_ms", o->retry_interval) ||
-	    change_stage(m))
+	if (tries_set(m->id, &o->tries) || change_stage(m))
 		goto fail;
 	/* The manifest, for ksplice-view and ksplice-uname. */
 	if (state_applied(m))

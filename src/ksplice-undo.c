@@ -15,11 +15,11 @@
 
 #include "kernel.h"
 #include "state.h"
+#include "tries.h"
 #include "update-file.h"
 #include "util.h"
 
-static const char *max_tries;		/* NULL: as set in sysfs */
-static const char *retry_interval;
+static struct tries tries;
 
 static void __noreturn usage(int status)
 {
@@ -28,9 +28,7 @@ static void __noreturn usage(int status)
 		"Reverse the applied ksplice update ID (see ksplice-view) and\n"
 		"unload its module.\n"
 		"\n"
-		"  --max-tries N         try N times to find a moment when no task\n"
-		"                        is running the new code\n"
-		"  --retry-interval MS   wait MS milliseconds between tries\n"
+		TRIES_USAGE
 		"  -h, --help            show this help\n",
 		progname);
 	exit(status);
@@ -39,22 +37,20 @@ static void __noreturn usage(int status)
 static const char *parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "max-tries", required_argument, NULL, 't' },
-		{ "retry-interval", required_argument, NULL, 'i' },
+		TRIES_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (tries_option(c, optarg, &tries)) {
+		case 1:
+			continue;
+		case -1:
+			exit(1);
+		}
 		switch (c) {
-		case 't':
-			max_tries = number_arg("--max-tries", optarg, 1);
-			break;
-		case 'i':
-			retry_interval =
-				number_arg("--retry-interval", optarg, 0);
-			break;
 		case 'h':
 			usage(0);
 		default:
@@ -110,8 +106,7 @@ static int reverse(const char *id)
 	char *stage = NULL;
 	int wret, ret = 0;
 
-	if (sysfs_set_tunable(id, "max_tries", max_tries) ||
-	    sysfs_set_tunable(id, "retry_interval_ms", retry_interval))
+	if (tries_set(id, &tries))
 		return -1;
 	wret = sysfs_write(id, "stage", "reversed");
 	if (sysfs_read(id, "stage", &stage))

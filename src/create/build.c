@@ -18,27 +18,16 @@
 /* Whatever a build prints goes to the log; on failure its tail is shown. */
 int run_logged(char *const argv[], const char *log)
 {
+	int fd = open(log ? log : "/dev/null",
+		      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	pid_t pid;
-	int status, fd;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
+	if (fd < 0)
 		return -1;
-	if (!pid) {
-		fd = open(log ? log : "/dev/null",
-			  O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	pid = spawn((const char *const *)argv,
+		    &(struct spawn_io){ .out = fd, .err = fd });
+	close(fd);
+	return pid < 0 ? -1 : wait_child(pid);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -237,23 +226,20 @@ static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
 	int status, fd;
 	pid_t pid;
 
-	fflush(NULL);
-	while (next < nr || running) {
+	fd = open(t->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	for (i = 0; fd < 0 && i < nr; i++)
+		failed[i] = true;
+	while (fd >= 0 && (next < nr || running)) {
 		while (next < nr && running < (size_t)(max > 0 ? max : 1)) {
 			failed[next] = true;
 			if (!*recipes[next]) {
 				next++;
 				continue;
 			}
-			pid = fork();
-			if (!pid) {
-				fd = open(t->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-				if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
-				    chdir(t->obj))
-					_exit(126);
-				execl("/bin/sh", "sh", "-c", recipes[next], (char *)NULL);
-				_exit(127);
-			}
+			pid = spawn((const char *const[]){ "/bin/sh", "-c",
+							   recipes[next], NULL },
+				    &(struct spawn_io){ .out = fd, .err = fd,
+							.dir = t->obj });
 			if (pid > 0) {
 				pids[next] = pid;
 				running++;
@@ -274,6 +260,8 @@ static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
 		}
 	}
 	free(pids);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Kbuild's recipe for each of @units, "" where the dry run has none. */

@@ -78,7 +78,6 @@ int package_write(struct work *w);
 char *update_file_path(const struct work *w);
 
 /* main.c */
-void show_log_tail(const char *log);
 int debian_patch(struct options *o, const char *workdir);
 /* Splits "A..B" into two Debian versions; -1 after a message if bad. */
 int debian_range(const char *range, char **a, char **b);

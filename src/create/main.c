@@ -342,24 +342,19 @@ int debian_patch(struct options *o, const char *workdir)
 	patch = xasprintf("%s/linux-source-6.1_%s..%s.patch", workdir, a, b);
 	if (symlink(ta, la) || symlink(tb, lb))
 		return error_errno("cannot link the trees into %s", workdir);
-	fd = open(patch, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(patch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return error_errno("cannot write %s", patch);
 	fprintf(stderr, "  diff -urN %s %s\n", ta, tb);
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		if (dup2(fd, 1) < 0 || chdir(workdir))
-			_exit(2);
-		execvp(argv[0], (char **)argv);
-		_exit(127);
-	}
+	pid = spawn(argv, &(struct spawn_io){ .out = fd, .err = -1,
+					       .dir = workdir });
 	close(fd);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	status = pid < 0 ? -1 : wait_child(pid);
+	if (status < 0)
 		return error_errno("cannot run diff");
-	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+	if (status > 1)
 		return error("diff -urN of the trees of %s and %s failed", a, b);
-	if (WEXITSTATUS(status) == 0)
+	if (status == 0)
 		return error("linux-source-6.1 %s and %s are the same source", a, b);
 	o->patch = patch;
 	o->source = ta;
@@ -368,14 +363,6 @@ int debian_patch(struct options *o, const char *workdir)
 	free(la);
 	free(lb);
 	return 0;
-}
-
-void show_log_tail(const char *log)
-{
-	const char *argv[] = { "tail", "-n", "25", log, NULL };
-
-	fprintf(stderr, "---- last lines of %s ----\n", log);
-	run_command(argv);
 }
 
 /* What vermagic and uname -r say: UTS_RELEASE, not kernel.release. */

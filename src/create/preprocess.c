@@ -80,27 +80,24 @@ static int start(struct run *r, size_t unit, int side)
 {
 	const char *cmd = r->cmds[unit];
 	char *post_cmd = side ? rewrite(cmd, r->src, r->post) : NULL;
+	const char *argv[] = { "/bin/sh", "-c", side ? post_cmd : cmd, NULL };
 	int fds[2], null;
 	pid_t pid;
 
-	if (pipe(fds))
+	/* Close-on-exec: no other job inherits this one's pipe. */
+	if (pipe2(fds, O_CLOEXEC))
 		return error_errno("pipe");
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return error_errno("fork");
-	if (!pid) {
-		null = open("/dev/null", O_WRONLY);
-		dup2(fds[1], 1);
-		dup2(null, 2);
-		close(fds[0]);
-		if (chdir(r->obj))
-			_exit(126);
-		execl("/bin/sh", "sh", "-c", side ? post_cmd : cmd, (char *)NULL);
-		_exit(127);
-	}
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	pid = spawn(argv, &(struct spawn_io){ .out = fds[1], .err = null,
+					       .dir = r->obj });
 	close(fds[1]);
+	if (null >= 0)
+		close(null);
 	free(post_cmd);
+	if (pid < 0) {
+		close(fds[0]);
+		return error_errno("fork");
+	}
 	r->jobs[r->nr_jobs++] = (struct job){ .pid = pid, .fd = fds[0],
 					      .unit = unit, .side = side };
 	return 0;

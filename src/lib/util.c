@@ -366,7 +366,7 @@ int write_file(const char *path, const void *data, size_t len)
 	return close(fd);
 }
 
-static int wait_child(pid_t pid)
+int wait_child(pid_t pid)
 {
 	int status;
 
@@ -379,25 +379,44 @@ static int wait_child(pid_t pid)
 	return 128 + WTERMSIG(status);
 }
 
-static void __noreturn exec_child(const char *const argv[])
+/* In the child: only async-signal-safe calls until exec. */
+static void __noreturn exec_child(const char *const argv[],
+				  const struct spawn_io *io)
 {
+	if (io && ((io->out >= 0 && dup2(io->out, STDOUT_FILENO) < 0) ||
+		   (io->err >= 0 && dup2(io->err, STDERR_FILENO) < 0) ||
+		   (io->dir && chdir(io->dir) < 0)))
+		_exit(126);
 	execvp(argv[0], (char *const *)argv);
 	fprintf(stderr, "%s: cannot run %s: %s\n", progname, argv[0],
 		strerror(errno));
 	_exit(127);
 }
 
-int run_command(const char *const argv[])
+pid_t spawn(const char *const argv[], const struct spawn_io *io)
 {
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0)
-		exec_child(argv);
-	return wait_child(pid);
+		exec_child(argv, io);
+	return pid;
+}
+
+int run_command(const char *const argv[])
+{
+	pid_t pid = spawn(argv, NULL);
+
+	return pid < 0 ? -1 : wait_child(pid);
+}
+
+void show_log_tail(const char *log)
+{
+	const char *argv[] = { "tail", "-n", "25", log, NULL };
+
+	fprintf(stderr, "---- last lines of %s ----\n", log);
+	run_command(argv);
 }
 
 int run_command_capture(const char *const argv[], size_t max,
@@ -408,19 +427,13 @@ int run_command_capture(const char *const argv[], size_t max,
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -1;
-	fflush(NULL);
-	pid = fork();
+	pid = spawn(argv, &(struct spawn_io){ .out = pipefd[1], .err = -1 });
 	if (pid < 0) {
 		e = errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
 		errno = e;
 		return -1;
-	}
-	if (pid == 0) {
-		if (dup2(pipefd[1], STDOUT_FILENO) < 0)
-			_exit(127);
-		exec_child(argv);
 	}
 	close(pipefd[1]);
 	ret = read_fd(pipefd[0], max, out, len);
@@ -467,19 +480,5 @@ int remove_tree(const char *path)
 	    errno != ENOENT)
 		return -1;
 	return 0;
-}
-
-/* A decimal number in [min, INT_MAX], checked here for a clear message. */
-const char *number_arg(const char *opt, const char *arg, long min)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > INT_MAX)
-		die("%s needs a whole number of at least %ld, not '%s'",
-		    opt, min, arg);
-	return arg;
 }
 

@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,12 +84,30 @@ int copy_file(const char *from, const char *to, size_t max);
 int write_all(int fd, const void *data, size_t len);
 
 /*
+ * Where a child's stdout and stderr go (a descriptor, or -1: ours) and the
+ * directory it starts in (NULL: ours).
+ */
+struct spawn_io {
+	int out, err;
+	const char *dir;
+};
+/*
+ * The one way the tools start a program: argv[0] (searched in PATH), not
+ * waited for.  Returns its pid, or -1 if fork failed.  The child exits 126
+ * if @io cannot be set up, 127 if argv[0] cannot run (saying why).
+ */
+pid_t spawn(const char *const argv[], const struct spawn_io *io);
+/* Its exit status, or 128 + signal, or -1 if waitpid fails. */
+int wait_child(pid_t pid);
+/*
  * Runs argv[0] (searched in PATH) and waits for it.  Returns its exit
  * status, 128 + signal number if a signal killed it, 127 if it could not
  * be executed (the child says why on stderr), or -1 if fork failed.
  */
 int run_command(const char *const argv[]);
-/* The same, collecting at most @max bytes of stdout (NUL-terminated). */
+/* The last lines of a build's log, after a failure, on stderr. */
+void show_log_tail(const char *log);
+/* The same as run_command, collecting at most @max bytes of stdout (NUL-terminated). */
 int run_command_capture(const char *const argv[], size_t max,
 			char **out, size_t *len);
 
@@ -100,7 +119,5 @@ char *make_temp_dir(const char *prefix);
 /* rm -rf without following symlinks; ENOENT is not an error. */
 int remove_tree(const char *path);
 
-/* @arg if it is a decimal number in [min, INT_MAX]; else dies naming @opt. */
-const char *number_arg(const char *opt, const char *arg, long min);
 
 #endif /* _KSPLICE_UTIL_H */
