@@ -168,106 +168,128 @@ static void print_reloc(FILE *out, const struct object *obj,
 		r->type);
 }
 
-static void print_expect(FILE *out, const struct object *obj,
-			 const struct reloc *r, const char *name)
+static int print_expect(FILE *out, const struct object *obj,
+			const struct reloc *r, const char *name)
 {
 	struct target t;
 
 	diff_target(obj, r, &t);
 	if (t.name)
-		return;
+		return 0;
 	/* The core could prove nothing about it: refuse here, not at apply. */
 	if (!t.len)
-		die("%s: %s: a reference to %s+%#lx, where there are no bytes to compare (uninitialized data, or past its section's end)",
-		    obj->path, name, t.sec ? t.sec->name : r->sym->name, t.off);
+		return error("%s: %s: a reference to %s+%#lx, where there are no bytes to compare (uninitialized data, or past its section's end)",
+			     obj->path, name, t.sec ? t.sec->name : r->sym->name,
+			     t.off);
 	fprintf(out, "static const unsigned char %s[] = {\n", name);
 	print_bytes(out, t.bytes, t.len);
 	fprintf(out, "};\n");
+	return 0;
 }
 
-/*
- * The extra data of an alternative (its replacement) or a jump label (its
- * target) site, as arrays alt_<id> and alt_relocs_<id>.
- */
-static void emit_site_data(FILE *out, const struct object *obj,
-			   const struct site *s, const char *id,
-			   unsigned int *len, unsigned int *aux,
-			   unsigned int *alt_len, unsigned int *nr_relocs)
+/* An alternative's replacement, as arrays alt_<id> and alt_relocs_<id>. */
+static int emit_alt_data(FILE *out, const struct object *obj,
+			 const struct special_entry *se, const char *id)
 {
-	const unsigned char *e = s->sec->data + s->entry;
-	const struct reloc *r;
+	const struct reloc *r = se->new;
 	struct reloc *first;
 	char name[192];
-	size_t n = 0, i;
+	size_t n, i;
 	long start;
 
-	*len = *aux = *alt_len = *nr_relocs = 0;
-	switch (s->sp->site_kind) {
-	case KSPLICE_SITE_ALT:
-		*aux = e[8] | e[9] << 8;
-		*len = e[10];
-		*alt_len = e[11];
-		r = elf_reloc_at(s->sec, s->entry + 4);
-		if (!r || !r->sym->sec || !r->sym->sec->data)
-			die("%s: alternative without replacement", obj->path);
-		start = (r->sym->type == STT_SECTION ? 0 :
-			 (long)r->sym->st.st_value) + r->addend;
-		fprintf(out, "static const unsigned char alt_%s[] = {\n", id);
-		print_bytes(out, r->sym->sec->data + start, *alt_len);
-		if (!*alt_len)
-			fprintf(out, "\t0\n");
-		fprintf(out, "};\n");
-		n = elf_relocs_in(r->sym->sec, start, start + *alt_len, &first);
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof(name), "alt_expect_%s_%zu", id, i);
-			print_expect(out, obj, &first[i], name);
-		}
-		fprintf(out, "static const struct ksplice_reloc alt_relocs_%s[] = {\n",
-			id);
-		for (i = 0; i < n; i++) {
-			snprintf(name, sizeof(name), "alt_expect_%s_%zu", id, i);
-			print_reloc(out, obj, &first[i], start, name);
-		}
-		fprintf(out, "\t{}\n};\n");
-		*nr_relocs = n;
-		break;
-	case KSPLICE_SITE_PARAVIRT:
-		*aux = e[8];
-		*len = e[9];
-		break;
-	case KSPLICE_SITE_JUMP_LABEL: {
-		const struct symbol *named;
-		long at;
-
-		r = elf_reloc_at(s->sec, s->entry + 4);
-		if (!r || !r->sym->sec)
-			die("%s: jump label without target", obj->path);
-		named = r->sym;
-		at = r->addend;
-		if (r->sym->type == STT_SECTION) {
-			named = elf_symbol_at(obj, r->sym->sec, r->addend);
-			if (!named)
-				die("%s: jump label target %s+%#lx is in no function",
-				    obj->path, r->sym->sec->name, r->addend);
-			at = r->addend - (long)named->st.st_value;
-		}
-		fprintf(out, "static const struct ksplice_reloc alt_relocs_%s[] = {\n"
-			"\t{ .symbol = \"%s\", .addend = %ld, .type = %u },\n};\n",
-			id, named->name, at, R_X86_64_64);
-		*nr_relocs = 1;
-		break;
+	if (!r || !r->sym->sec || !r->sym->sec->data)
+		return error("%s: alternative without replacement", obj->path);
+	start = (r->sym->type == STT_SECTION ? 0 :
+		 (long)r->sym->st.st_value) + r->addend;
+	fprintf(out, "static const unsigned char alt_%s[] = {\n", id);
+	print_bytes(out, r->sym->sec->data + start, se->new_len);
+	if (!se->new_len)
+		fprintf(out, "\t0\n");
+	fprintf(out, "};\n");
+	n = elf_relocs_in(r->sym->sec, start, start + se->new_len, &first);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "alt_expect_%s_%zu", id, i);
+		if (print_expect(out, obj, &first[i], name))
+			return -1;
 	}
+	fprintf(out, "static const struct ksplice_reloc alt_relocs_%s[] = {\n",
+		id);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "alt_expect_%s_%zu", id, i);
+		print_reloc(out, obj, &first[i], start, name);
 	}
+	fprintf(out, "\t{}\n};\n");
+	return 0;
 }
 
-static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
-		     const struct symbol *f)
+/* A jump label's target, as array alt_relocs_<id>. */
+static int emit_jump_label_data(FILE *out, const struct object *obj,
+				const struct special_entry *se, const char *id)
+{
+	const struct reloc *r = se->new;
+	const struct symbol *named;
+	long at;
+
+	if (!r || !r->sym->sec)
+		return error("%s: jump label without target", obj->path);
+	named = r->sym;
+	at = r->addend;
+	if (r->sym->type == STT_SECTION) {
+		named = elf_symbol_at(obj, r->sym->sec, r->addend);
+		if (!named)
+			return error("%s: jump label target %s+%#lx is in no function",
+				     obj->path, r->sym->sec->name, r->addend);
+		at = r->addend - (long)named->st.st_value;
+	}
+	fprintf(out, "static const struct ksplice_reloc alt_relocs_%s[] = {\n"
+		"\t{ .symbol = \"%s\", .addend = %ld, .type = %u },\n};\n",
+		id, named->name, at, R_X86_64_64);
+	return 0;
+}
+
+/* The extra data of a site: an alternative's replacement, a jump target. */
+static int emit_site_data(FILE *out, const struct object *obj,
+			  const struct site *s, const char *id)
+{
+	struct special_entry se;
+
+	special_entry_read(s->sp, s->sec, s->entry, &se);
+	switch (s->sp->site_kind) {
+	case KSPLICE_SITE_ALT:
+		return emit_alt_data(out, obj, &se, id);
+	case KSPLICE_SITE_JUMP_LABEL:
+		return emit_jump_label_data(out, obj, &se, id);
+	}
+	return 0;
+}
+
+static void emit_site(FILE *out, const struct site *s, const char *id)
+{
+	unsigned int kind = s->sp->site_kind;
+	struct special_entry se;
+
+	special_entry_read(s->sp, s->sec, s->entry, &se);
+	fprintf(out, "\t{ .offset = %#lx, .kind = %u", s->offset, kind);
+	if (kind == KSPLICE_SITE_ALT)
+		fprintf(out, ", .len = %u, .aux = %#x, .alt = alt_%s, .alt_len = %u, .alt_relocs = alt_relocs_%s, .nr_alt_relocs = ARRAY_SIZE(alt_relocs_%s) - 1",
+			se.len, se.aux, id, se.new_len, id, id);
+	else if (kind == KSPLICE_SITE_PARAVIRT)
+		fprintf(out, ", .len = %u, .aux = %u", se.len, se.aux);
+	else if (kind == KSPLICE_SITE_JUMP_LABEL)
+		fprintf(out, ", .alt_relocs = alt_relocs_%s, .nr_alt_relocs = 1",
+			id);
+	fprintf(out, " },\n");
+}
+
+static int emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
+		    const struct symbol *f)
 {
 	unsigned long start = f->st.st_value;
 	struct site_list sites;
 	struct reloc *r;
 	char id[128];
 	size_t n, i;
+	int ret = 0;
 
 	pre_sites(&u->pre, f, &sites);
 	fprintf(out, "static const unsigned char pre_" FN "[] = {\n", un, fn);
@@ -275,9 +297,9 @@ static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 		    f->st.st_size);
 	fprintf(out, "};\n");
 	n = elf_relocs_in(f->sec, start, start + f->st.st_size, &r);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		snprintf(id, sizeof(id), "expect_" FN "_%zu", un, fn, i);
-		print_expect(out, &u->pre, &r[i], id);
+		ret = print_expect(out, &u->pre, &r[i], id);
 	}
 	fprintf(out, "static const struct ksplice_reloc pre_relocs_" FN "[] = {\n",
 		un, fn);
@@ -286,49 +308,35 @@ static void emit_pre(FILE *out, const struct unit *u, size_t un, size_t fn,
 		print_reloc(out, &u->pre, &r[i], start, id);
 	}
 	fprintf(out, "};\n");
-	for (i = 0; i < sites.n; i++) {
-		unsigned int len, aux, alt_len, nr;
-
+	for (i = 0; i < sites.n && !ret; i++) {
 		snprintf(id, sizeof(id), FN "_%zu", un, fn, i);
-		emit_site_data(out, &u->pre, &sites.sites[i], id, &len, &aux,
-			       &alt_len, &nr);
+		ret = emit_site_data(out, &u->pre, &sites.sites[i], id);
 	}
 	fprintf(out, "static const struct ksplice_site pre_sites_" FN "[] = {\n",
 		un, fn);
 	for (i = 0; i < sites.n; i++) {
-		const struct site *s = &sites.sites[i];
-		unsigned int kind = s->sp->site_kind;
-		const unsigned char *e = s->sec->data + s->entry;
-
 		snprintf(id, sizeof(id), FN "_%zu", un, fn, i);
-		fprintf(out, "\t{ .offset = %#lx, .kind = %u", s->offset, kind);
-		if (kind == KSPLICE_SITE_ALT)
-			fprintf(out, ", .len = %u, .aux = %#x, .alt = alt_%s, .alt_len = %u, .alt_relocs = alt_relocs_%s, .nr_alt_relocs = ARRAY_SIZE(alt_relocs_%s) - 1",
-				e[10], e[8] | e[9] << 8, id, e[11], id, id);
-		else if (kind == KSPLICE_SITE_PARAVIRT)
-			fprintf(out, ", .len = %u, .aux = %u", e[9], e[8]);
-		else if (kind == KSPLICE_SITE_JUMP_LABEL)
-			fprintf(out, ", .alt_relocs = alt_relocs_%s, .nr_alt_relocs = 1",
-				id);
-		fprintf(out, " },\n");
+		emit_site(out, &sites.sites[i], id);
 	}
 	fprintf(out, "};\n");
 	free(sites.sites);
+	return ret;
 }
 
 /* The new code's symbol and its ksplice relocs; a replacement's pre first. */
-static void emit_func(FILE *out, const struct unit *u, size_t un, size_t fn,
-		      const struct change *c, const struct newobj *no)
+static int emit_func(FILE *out, const struct unit *u, size_t un, size_t fn,
+		     const struct change *c, const struct newobj *no)
 {
 	const char *sym = newobj_func_symbol(no, c->post);
 
-	if (c->kind == FUNC_CHANGED)
-		emit_pre(out, u, un, fn, c->pre);
+	if (c->kind == FUNC_CHANGED && emit_pre(out, u, un, fn, c->pre))
+		return -1;
 	fprintf(out, "extern char %s[];\n", sym);
 	fprintf(out, "static const struct ksplice_reloc new_relocs_" FN "[] = {\n",
 		un, fn);
 	newobj_print_ksplice_relocs(no, c->post, out, "\t");
 	fprintf(out, "};\n\n");
+	return 0;
 }
 
 /*
@@ -484,6 +492,7 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 {
 	FILE *out;
 	size_t un, fn;
+	int ret = 0;
 
 	if (check_krelocs_emitted(u, nos))
 		return -1;
@@ -493,10 +502,14 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 	fprintf(out, "// SPDX-License-Identifier: GPL-2.0\n/* Generated by ksplice-create: update %s. */\n",
 		u->id);
 	fprintf(out, "#include <linux/module.h>\n#include \"ksplice-update.h\"\n\n");
-	for (un = 0; un < u->nr_units; un++)
-		for (fn = 0; fn < u->units[un].diff.nr_changes; fn++)
-			emit_func(out, &u->units[un], un, fn,
-				  &u->units[un].diff.changes[fn], nos[un]);
+	for (un = 0; un < u->nr_units && !ret; un++)
+		for (fn = 0; fn < u->units[un].diff.nr_changes && !ret; fn++)
+			ret = emit_func(out, &u->units[un], un, fn,
+					&u->units[un].diff.changes[fn], nos[un]);
+	if (ret) {
+		fclose(out);
+		return -1;
+	}
 	emit_objects(out, u, nos);
 	emit_load_syms(out, u->load_syms);
 	fprintf(out, "static struct ksplice_update update = {\n");

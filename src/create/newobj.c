@@ -335,14 +335,18 @@ struct special_arg {
  * .altinstr_replacement belongs to other functions (and may jump into
  * them).
  */
-static void carry_replacement(struct newobj *no, const struct section *sec,
-			      unsigned long entry)
+static void carry_replacement(struct newobj *no, const struct special *sp,
+			      const struct section *sec, unsigned long entry)
 {
-	const struct reloc *r = elf_reloc_at(sec, entry + 4);
-	unsigned int len = sec->data[entry + 11];
+	struct special_entry se;
+	const struct reloc *r;
+	unsigned int len;
 	long start;
 	int i;
 
+	special_entry_read(sp, sec, entry, &se);
+	r = se.new;
+	len = se.new_len;
 	if (!r || !r->sym->sec)
 		return;
 	start = (r->sym->type == STT_SECTION ? 0 : (long)r->sym->st.st_value) +
@@ -365,7 +369,7 @@ static void copy_entry(const struct special *sp, const struct section *sec,
 	size_t n, k;
 
 	if (sp->site_kind == KSPLICE_SITE_ALT)
-		carry_replacement(no, sec, entry);
+		carry_replacement(no, sp, sec, entry);
 	t = &no->secs[a->table];
 	at = t->size;
 
@@ -436,16 +440,17 @@ static void check_alt_krelocs(struct newobj *no)
 
 	for (i = 0; i < no->nr_secs; i++) {
 		const struct osec *t = &no->secs[i];
+		const struct special *sp = t->special;
 
-		if (!t->special || t->special->site_kind != KSPLICE_SITE_ALT)
+		if (!sp || sp->site_kind != KSPLICE_SITE_ALT)
 			continue;
-		for (e = 0; e + 12 <= t->size; e += 12) {
+		for (e = 0; e + sp->entry_size <= t->size; e += sp->entry_size) {
 			const struct orel *r = NULL;
 			const struct osec *f;
-			unsigned int len = t->data[e + 10];
+			unsigned int len = special_field(t->data + e, sp->len);
 
 			for (k = 0; k < t->nr_relocs; k++)
-				if (t->relocs[k].offset == e)
+				if (t->relocs[k].offset == e + sp->key_offset)
 					r = &t->relocs[k];
 			if (!r || r->osec < 0 || !no->secs[r->osec].func)
 				continue;

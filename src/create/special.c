@@ -22,16 +22,19 @@ const struct special special_sections[] = {
 	 * alternative.c's apply_alternatives(): the original bytes or the
 	 * replacement in .altinstr_replacement, padded with nops.
 	 */
-	{ .name = ".altinstructions", .entry_size = 12, .site_kind = KSPLICE_SITE_ALT },
+	{ .name = ".altinstructions", .entry_size = 12, .site_kind = KSPLICE_SITE_ALT,
+	  .new = { 4, 4 }, .aux = { 8, 2 }, .len = { 10, 1 }, .new_len = { 11, 1 } },
 	/* lock prefixes: alternatives_smp_unlock() makes them ds on UP */
 	{ .name = ".smp_locks", .entry_size = 4, .site_kind = KSPLICE_SITE_LOCK },
 	/* apply_paravirt(): paravirt_patch() of the pv_ops call */
-	{ .name = ".parainstructions", .entry_size = 16, .site_kind = KSPLICE_SITE_PARAVIRT },
+	{ .name = ".parainstructions", .entry_size = 16, .site_kind = KSPLICE_SITE_PARAVIRT,
+	  .aux = { 8, 1 }, .len = { 9, 1 } },
 	/*
 	 * jump_label.c: nop or jmp at the site.  A key of new code must be
 	 * exported (the loader resolves it) or its reference is refused.
 	 */
-	{ .name = "__jump_table", .entry_size = 16, .site_kind = KSPLICE_SITE_JUMP_LABEL },
+	{ .name = "__jump_table", .entry_size = 16, .site_kind = KSPLICE_SITE_JUMP_LABEL,
+	  .new = { 4, 4 } },
 	/* objtool's ORC data: the unwinder needs it to walk new code */
 	{ .name = ".orc_unwind_ip", .entry_size = 4, .parallel = ".orc_unwind", .parallel_size = 6 },
 	/* exception fixups: a faulting user access in new code recovers */
@@ -66,4 +69,24 @@ void special_for_each(const struct object *obj, const struct special *sp,
 		if (at >= (long)start && at < (long)end)
 			fn(sp, sec, e, at - start, arg);
 	}
+}
+
+/* Little-endian, as every field of x86's tables. */
+unsigned int special_field(const unsigned char *entry, struct special_field f)
+{
+	unsigned int v = 0, i;
+
+	for (i = f.width; i-- > 0;)
+		v = v << 8 | entry[f.offset + i];
+	return v;
+}
+
+void special_entry_read(const struct special *sp, const struct section *sec,
+			unsigned long entry, struct special_entry *e)
+{
+	e->new = sp->new.width ? elf_reloc_at(sec, entry + sp->new.offset) :
+				 NULL;
+	e->aux = special_field(sec->data + entry, sp->aux);
+	e->len = special_field(sec->data + entry, sp->len);
+	e->new_len = special_field(sec->data + entry, sp->new_len);
 }

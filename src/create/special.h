@@ -10,6 +10,11 @@
 
 #include "elf.h"
 
+/* Where a field of an entry is: its offset and width in bytes (0: none). */
+struct special_field {
+	unsigned char offset, width;
+};
+
 struct special {
 	const char *name;
 	unsigned int entry_size;
@@ -18,6 +23,17 @@ struct special {
 	const char *parallel;		/* a section indexed like this one */
 	unsigned int parallel_size;	/* its entry size */
 	bool pre_only;			/* not carried with new code */
+	/* An entry's other fields, read only by special_entry_read(). */
+	struct special_field new;	/* reloc: replacement, jump target */
+	struct special_field aux;	/* cpu feature, paravirt type */
+	struct special_field len;	/* of the site */
+	struct special_field new_len;	/* of the replacement */
+};
+
+/* One entry, decoded (objtool's struct special_alt). */
+struct special_entry {
+	const struct reloc *new;	/* NULL when it has none */
+	unsigned int aux, len, new_len;
 };
 
 extern const struct special special_sections[];
@@ -31,5 +47,10 @@ typedef void (*special_fn)(const struct special *sp, const struct section *sec,
 			   unsigned long entry, unsigned long offset, void *arg);
 void special_for_each(const struct object *obj, const struct special *sp,
 		      const struct symbol *func, special_fn fn, void *arg);
+/* Field @f of the entry at @entry (a copy of a special section's data). */
+unsigned int special_field(const unsigned char *entry, struct special_field f);
+/* Decodes the entry at @entry of @sec, a section @sp describes. */
+void special_entry_read(const struct special *sp, const struct section *sec,
+			unsigned long entry, struct special_entry *e);
 
 #endif
