@@ -40,16 +40,18 @@ static Elf_Scn *new_section(Elf *elf, struct strtab *shstr, const char *name,
 	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
 
 	if (!d)
-		die("libelf: %s", elf_errmsg(-1));
+		goto fail;
 	d->d_buf = buf;
 	d->d_size = size;
 	d->d_type = type;
 	d->d_align = sh->sh_addralign ? sh->sh_addralign : 1;
 	sh->sh_name = str_add(shstr, name);
 	sh->sh_size = size;
-	if (!gelf_update_shdr(scn, sh))
-		die("libelf: %s", elf_errmsg(-1));
-	return scn;
+	if (gelf_update_shdr(scn, sh))
+		return scn;
+fail:
+	error("libelf: section %s: %s", name, elf_errmsg(-1));
+	return NULL;
 }
 
 struct layout {
@@ -149,9 +151,9 @@ static Elf64_Rela *build_relas(const struct osec *o, const struct layout *l)
 	return r;
 }
 
-static void write_sections(Elf *elf, const struct newobj *no,
-			   const struct layout *l, struct strtab *shstr,
-			   void **bufs)
+static int write_sections(Elf *elf, const struct newobj *no,
+			  const struct layout *l, struct strtab *shstr,
+			  void **bufs)
 {
 	struct strtab str = { 0 };
 	Elf64_Sym *syms;
@@ -164,8 +166,9 @@ static void write_sections(Elf *elf, const struct newobj *no,
 		sh = o->sh;
 		sh.sh_flags &= ~(GElf_Xword)SHF_GROUP;
 		sh.sh_link = sh.sh_info = 0;
-		new_section(elf, shstr, o->name, &sh, o->data,
-			    o->data ? o->size : 0, ELF_T_BYTE);
+		if (!new_section(elf, shstr, o->name, &sh, o->data,
+				 o->data ? o->size : 0, ELF_T_BYTE))
+			return -1;
 		if (sh.sh_type == SHT_NOBITS) {
 			sh.sh_size = o->size;
 			gelf_update_shdr(elf_getscn(elf, 1 + i), &sh);
@@ -186,12 +189,15 @@ static void write_sections(Elf *elf, const struct newobj *no,
 		sh.sh_addralign = 8;
 		snprintf(name, sizeof(name), ".rela%s", o->name);
 		bufs[b] = build_relas(o, l);
-		new_section(elf, shstr, name, &sh, bufs[b++],
-			    o->nr_relocs * sizeof(Elf64_Rela), ELF_T_RELA);
+		if (!new_section(elf, shstr, name, &sh, bufs[b++],
+				 o->nr_relocs * sizeof(Elf64_Rela), ELF_T_RELA))
+			return -1;
 	}
 	memset(&sh, 0, sizeof(sh));
 	sh.sh_type = SHT_PROGBITS;
-	new_section(elf, shstr, ".note.GNU-stack", &sh, NULL, 0, ELF_T_BYTE);
+	if (!new_section(elf, shstr, ".note.GNU-stack", &sh, NULL, 0,
+			 ELF_T_BYTE))
+		return -1;
 
 	syms = build_symbols(no, l, &str);
 	bufs[b++] = syms;
@@ -201,13 +207,15 @@ static void write_sections(Elf *elf, const struct newobj *no,
 	sh.sh_info = l->first_global;
 	sh.sh_entsize = sizeof(Elf64_Sym);
 	sh.sh_addralign = 8;
-	new_section(elf, shstr, ".symtab", &sh, syms,
-		    l->nr_syms * sizeof(*syms), ELF_T_SYM);
+	if (!new_section(elf, shstr, ".symtab", &sh, syms,
+			 l->nr_syms * sizeof(*syms), ELF_T_SYM))
+		return -1;
 	memset(&sh, 0, sizeof(sh));
 	sh.sh_type = SHT_STRTAB;
 	sh.sh_addralign = 1;
 	bufs[b++] = str.buf;
-	new_section(elf, shstr, ".strtab", &sh, str.buf, str.len, ELF_T_BYTE);
+	return new_section(elf, shstr, ".strtab", &sh, str.buf, str.len,
+			   ELF_T_BYTE) ? 0 : -1;
 }
 
 int newobj_write(const struct newobj *no, const char *path)
@@ -220,28 +228,34 @@ int newobj_write(const struct newobj *no, const char *path)
 	Elf *elf;
 	void **bufs;
 	size_t i;
-	int fd;
+	int fd, ret = 0;
 
-	plan(no, &l);
-	bufs = xcalloc(l.nr_rela + 2, sizeof(*bufs));
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return error_errno("cannot write %s", path);
+	plan(no, &l);
+	bufs = xcalloc(l.nr_rela + 2, sizeof(*bufs));
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!elf || !gelf_newehdr(elf, ELFCLASS64))
-		die("libelf: %s", elf_errmsg(-1));
+	if (!elf || !gelf_newehdr(elf, ELFCLASS64)) {
+		ret = error("libelf: %s: %s", path, elf_errmsg(-1));
+		goto out;
+	}
 	gelf_getehdr(elf, &eh);
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
 	eh.e_type = ET_REL;
 	eh.e_machine = EM_X86_64;
 	eh.e_version = EV_CURRENT;
 	str_add(&shstr, "");
-	write_sections(elf, no, &l, &shstr, bufs);
 	memset(&sh, 0, sizeof(sh));
 	sh.sh_type = SHT_STRTAB;
 	sh.sh_addralign = 1;
-	scn = new_section(elf, &shstr, ".shstrtab", &sh, NULL, 0, ELF_T_BYTE);
+	if (write_sections(elf, no, &l, &shstr, bufs) ||
+	    !(scn = new_section(elf, &shstr, ".shstrtab", &sh, NULL, 0,
+				ELF_T_BYTE))) {
+		ret = -1;
+		goto out;
+	}
 	/* new_section added the name again; point data at the final table */
 	elf_getdata(scn, NULL)->d_buf = shstr.buf;
 	elf_getdata(scn, NULL)->d_size = shstr.len;
@@ -251,12 +265,13 @@ int newobj_write(const struct newobj *no, const char *path)
 	eh.e_shstrndx = elf_ndxscn(scn);
 	gelf_update_ehdr(elf, &eh);
 	if (elf_update(elf, ELF_C_WRITE) < 0)
-		die("libelf: writing %s: %s", path, elf_errmsg(-1));
+		ret = error("libelf: writing %s: %s", path, elf_errmsg(-1));
+out:
 	elf_end(elf);
 	close(fd);
 	for (i = 0; i < l.nr_rela + 2; i++)
 		free(bufs[i]);
 	free(bufs);
 	free(shstr.buf);
-	return 0;
+	return ret;
 }

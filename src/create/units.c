@@ -337,20 +337,25 @@ int units_compile(struct work *w)
 	return ret;
 }
 
-/* Diffs unit @i into *@u; false if nothing in it changed. */
-static bool diff_unit(struct work *w, size_t i, struct unit *u)
+/* Diffs unit @i into *@u: 1 if code in it changed, 0 if not, -1 if bad. */
+static int diff_unit(struct work *w, size_t i, struct unit *u)
 {
 	char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
 	size_t j, changed = 0;
+	int bad;
 
 	memset(u, 0, sizeof(*u));
+	bad = elf_object_read(pre, &u->pre) || elf_object_read(post, &u->post);
+	free(pre);
+	free(post);
+	if (bad) {
+		elf_object_free(&u->pre);
+		elf_object_free(&u->post);
+		return error("cannot read the objects of %s", w->units.v[i]);
+	}
 	u->source = xstrdup(w->units.v[i]);
 	((char *)u->source)[strlen(u->source) - 1] = 'c';
 	u->target = tree_unit_target(&w->tree, w->units.v[i]);
-	if (elf_object_read(pre, &u->pre) || elf_object_read(post, &u->post))
-		die("cannot read the objects of %s", w->units.v[i]);
-	free(pre);
-	free(post);
 	diff_objects(&u->pre, &u->post, &u->diff, stderr);
 	for (j = 0; j < u->diff.nr_changes; j++) {
 		const struct change *c = &u->diff.changes[j];
@@ -364,13 +369,13 @@ static bool diff_unit(struct work *w, size_t i, struct unit *u)
 	if (u->diff.nr_data)
 		w->data_changes += u->diff.nr_data;
 	if (changed)
-		return true;
+		return 1;
 	diff_free(&u->diff);
 	elf_object_free(&u->pre);
 	elf_object_free(&u->post);
 	free((char *)u->target);
 	free((char *)u->source);
-	return false;
+	return 0;
 }
 
 static bool same_change(const struct unit *ua, const struct change *a,
@@ -431,13 +436,17 @@ static bool replaces_any(const struct update *u)
 int units_diff(struct work *w)
 {
 	size_t i;
+	int ret;
 
 	if (check_layouts(w))
 		return -1;
 	w->update.units = xcalloc(w->units.nr, sizeof(struct unit));
-	for (i = 0; i < w->units.nr; i++)
-		if (diff_unit(w, i, &w->update.units[w->update.nr_units]))
-			w->update.nr_units++;
+	for (i = 0; i < w->units.nr; i++) {
+		ret = diff_unit(w, i, &w->update.units[w->update.nr_units]);
+		if (ret < 0)
+			return -1;
+		w->update.nr_units += ret;
+	}
 	if (w->data_changes)
 		return error("the patch changes %zu existing variable%s (\"changed data\" above): the running kernel keeps their contents, so the update would not bring the change; changing live data needs code of the patch author's",
 			     w->data_changes, w->data_changes == 1 ? "" : "s");
