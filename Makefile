@@ -45,7 +45,7 @@ bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lelf -larchive -lcrypto
 
-bin/ksplice-view: src/ksplice-view.o src/view-json.o src/lib/libksplice.a
+bin/ksplice-view: src/ksplice-view.o src/view-json.o src/view-prom.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -larchive -lcrypto -ljson-c
 
