@@ -127,8 +127,10 @@ modprobe nfsd; echo "MODPROBE=$?"
 a=$(awk "\$3 == \"nfsd4_sequence\" && \$4 == \"[nfsd]\" { print \"0x\" \$1 }" /proc/kallsyms)
 echo "PEEK $a $(/io/kpeek $a 16)"
 grep "^nfsd4_sequence " /sys/kernel/ksplice/cve/functions | sed "s/^/FUNC /"
+u0=$(date +%s)
 apt-get update >/tmp/apt.log 2>&1; echo "UPDATE=$?"
 DEBIAN_FRONTEND=noninteractive apt-get install -y '"$pkg"' >/tmp/up.log 2>&1; echo "UPGRADE=$?"
+echo "UPGRADE-SECONDS $(($(date +%s) - u0))"
 sed "s/^/UP /" /tmp/up.log
 echo "VERSION $(dpkg-query -W -f "\${Version}" '"$pkg"')"
 for f in /sys/kernel/ksplice/*/stage; do [ -e "$f" ] && echo "STAGE2 $f $(cat $f)"; done
@@ -150,6 +152,7 @@ read -r _ addr hex < <(grep -m1 '^PEEK ' <<<"$out")
 new=$(sed -n 's/^FUNC nfsd4_sequence [^ ]* \([^ ]*\).*/\1/p' <<<"$out" | head -n 1)
 is "$(jump_target "${addr:-0}" "${hex:-}")" "$(printf '0x%x' $((16#${new#0x})) 2>/dev/null)" \
 	"the loaded nfsd's nfsd4_sequence jumps to the update's ($new)"
+diag "upgrade in the guest (apt-get update, install): $(sed -n 's/^UPGRADE-SECONDS //p' <<<"$out") s"
 like "$out" '^UPGRADE=0$' "apt-get install $pkg upgrades it (signed repository updated to 6.1.192-3+k2)"
 like "$out" '^VERSION 6\.1\.192-3\+k2$' "... to version 6.1.192-3+k2"
 like "$out" '^UP Done! Applied update cve2$' "... whose postinst applies cve2"
