@@ -14,7 +14,7 @@ LIB_OBJS	:= $(LIB_SRCS:.c=.o)
 CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view \
-		   bin/ksplice-uname bin/ksplice-package
+		   bin/ksplice-uname bin/ksplice-package bin/ksplice-repo
 # Installation (make install DESTDIR=...; debian/rules uses it).
 prefix		?= /usr
 sbindir		?= $(prefix)/sbin
@@ -45,11 +45,15 @@ bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lelf -larchive -lcrypto
 
-bin/ksplice-view: src/ksplice-view.o src/view-json.o src/lib/libksplice.a
+bin/ksplice-view: src/ksplice-view.o src/view-json.o src/view-prom.o src/lib/libksplice.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -larchive -lcrypto -ljson-c
 
 bin/ksplice-package: scripts/ksplice-package
+	@mkdir -p bin
+	cp $< $@
+
+bin/ksplice-repo: scripts/ksplice-repo
 	@mkdir -p bin
 	cp $< $@
 
@@ -123,12 +127,13 @@ install-create: $(TOOLS)
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/kmod \
 		$(DESTDIR)$(datadir)/include $(DESTDIR)$(datadir)/scripts \
 		$(DESTDIR)$(mandir)/man1
-	install -m 755 bin/ksplice-create bin/ksplice-package $(DESTDIR)$(bindir)
+	install -m 755 bin/ksplice-create bin/ksplice-package bin/ksplice-repo $(DESTDIR)$(bindir)
 	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(datadir)/kmod
 	install -m 644 include/ksplice-*.h $(DESTDIR)$(datadir)/include
 	install -m 755 scripts/fetch-source $(DESTDIR)$(datadir)/scripts
 	install -m 644 versions $(DESTDIR)$(datadir)
-	install -m 644 man/ksplice-create.1 man/ksplice-package.1 $(DESTDIR)$(mandir)/man1
+	install -m 644 man/ksplice-create.1 man/ksplice-package.1 man/ksplice-repo.1 \
+		$(DESTDIR)$(mandir)/man1
 
 demo:
 	scripts/demo

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "installed.h"
+#include "modsig.h"
 #include "kernel.h"
 #include "load-symbols.h"
 #include "modinfo.h"
@@ -104,16 +105,21 @@ static int load_core(const char *dir)
 	char *path = path_join(dir, UPDATE_CORE_MODULE);
 	int log = kmsg_mark(), ret = module_load(path);
 
-	free(path);
 	if (ret == 0 || ret == -EEXIST) {
 		if (log >= 0)
 			close(log);
+		free(path);
 		return 0;	/* EEXIST: loaded, its sysfs checked later */
 	}
 	error("cannot load the ksplice core module %s from the update file: %s",
 	      UPDATE_CORE_MODULE, strerror(-ret));
-	if (!kmsg_show(log, "ksplice"))
+	if (explain_signature_refusal(path, -ret)) {
+		if (log >= 0)
+			close(log);
+	} else if (!kmsg_show(log, "ksplice")) {
 		note("%s.", module_load_hint(ret));
+	}
+	free(path);
 	return -1;
 }
 
@@ -188,10 +194,14 @@ static int load_update(const struct manifest *m, const char *dir)
 	} else if (ret) {
 		error("cannot load the update module %s: %s", file,
 		      strerror(-ret));
-		/* The core's reason, or the loader's, beats our guess. */
-		if (!kmsg_show(log, "ksplice"))
+		/* A missing signature, the core's reason, or the loader's, beats our guess. */
+		if (explain_signature_refusal(path, -ret)) {
+			if (log >= 0)
+				close(log);
+		} else if (!kmsg_show(log, "ksplice")) {
 			note("%s.", module_load_hint(ret));
-		log = -1;
+		}
+		log = -1;	/* closed */
 	}
 	if (log >= 0)
 		close(log);

@@ -23,6 +23,7 @@
 #include "update-file.h"
 #include "util.h"
 #include "view-json.h"
+#include "view-prom.h"
 
 /* Shown first, in this order; any other attribute follows, sorted. */
 static const char *const known_attrs[] = {
@@ -34,7 +35,7 @@ static void __noreturn usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"Usage: %s [ID]\n"
-		"       %s --status | --json\n"
+		"       %s --status | --json | --prometheus\n"
 		"List the loaded ksplice updates, or show everything about update ID.\n"
 		"\n"
 		"  --status     whether every update installed for the running kernel\n"
@@ -42,18 +43,21 @@ static void __noreturn usage(int status)
 		"               failed to apply\n"
 		"  --json       the whole state (updates, functions, CVEs, installed\n"
 		"               updates, effective version) as JSON\n"
+		"  --prometheus the state as metrics for node-exporter's textfile\n"
+		"               collector (applied updates, CVEs, status)\n"
 		"  -h, --help   show this help\n",
 		progname, progname, STATUS_EXIT_NOT_APPLIED, STATUS_EXIT_FAILED);
 	exit(status);
 }
 
-enum mode { MODE_LIST, MODE_STATUS, MODE_JSON };
+enum mode { MODE_LIST, MODE_STATUS, MODE_JSON, MODE_PROMETHEUS };
 
 static const char *parse_args(int argc, char **argv, enum mode *mode)
 {
 	static const struct option longopts[] = {
 		{ "status", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -62,9 +66,10 @@ static const char *parse_args(int argc, char **argv, enum mode *mode)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'h')
 			usage(0);
-		if ((c != 's' && c != 'j') || *mode != MODE_LIST)
+		if ((c != 's' && c != 'j' && c != 'p') || *mode != MODE_LIST)
 			usage(2);
-		*mode = c == 's' ? MODE_STATUS : MODE_JSON;
+		*mode = c == 's' ? MODE_STATUS :
+			c == 'j' ? MODE_JSON : MODE_PROMETHEUS;
 	}
 	if (argc - optind > 1 || (*mode != MODE_LIST && argc > optind))
 		usage(2);
@@ -276,7 +281,12 @@ static int show_state(enum mode mode)
 		status_free(&s);
 		return 1;
 	}
-	ret = mode == MODE_JSON ? (view_json(&s) ? 1 : 0) : show_status(&s);
+	if (mode == MODE_JSON)
+		ret = view_json(&s) ? 1 : 0;
+	else if (mode == MODE_PROMETHEUS)
+		ret = view_prometheus(&s) ? 1 : 0;
+	else
+		ret = show_status(&s);
 	status_free(&s);
 	return ret;
 }

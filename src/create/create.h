@@ -39,6 +39,8 @@ struct options {
 	bool list_units;		/* --list-units */
 	const char *verify;		/* --verify UPDATE */
 	bool replace;			/* --replace: a cumulative update */
+	const char *sign_key;		/* --sign-key, with --sign-cert */
+	const char *sign_cert;
 };
 
 struct work {
@@ -76,6 +78,10 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 int package_build(struct work *w, const char *data);
 int package_write(struct work *w);
 char *update_file_path(const struct work *w);
+
+/* sign.c */
+int sign_check_args(const struct options *o);
+int sign_modules(const struct options *o, const char *const *files);
 
 /* main.c */
 int debian_patch(struct options *o, const char *workdir);

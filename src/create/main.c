@@ -33,7 +33,8 @@ static __noreturn void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: ksplice-create [--build DIR] [--config FILE] [--id ID] [-o DIR] [--keep] [--max-units N]\n"
-		"                      [--replace] --patch FILE SOURCE_DIR | --debian A..B\n"
+		"                      [--replace] [--sign-key KEY --sign-cert CERT]\n"
+		"                      --patch FILE SOURCE_DIR | --debian A..B\n"
 		"\n"
 		"Builds a live update of the running kernel from SOURCE_DIR (the source it was\n"
 		"built from, left unmodified) and the patch FILE (unified diff, -p1).\n"
@@ -51,6 +52,9 @@ static __noreturn void usage(int status)
 		"                 (default: none): each is preprocessed twice\n"
 		"  --replace      a cumulative update: FILE holds every fix so far, against\n"
 		"                 the stock source; applying it replaces every applied update\n"
+		"  --sign-key KEY --sign-cert CERT\n"
+		"                 sign the update and core modules (the build dir's\n"
+		"                 scripts/sign-file) for a kernel that enforces signatures\n"
 		"or:    ksplice-create [--build DIR] [--config FILE] --list-units SOURCE_DIR\n"
 		"  prints the C units (fs/proc/cmdline.o) the configuration builds\n"
 		"or:    ksplice-create --diff-objects PRE.o POST.o [--refs [--build DIR]]\n"
@@ -99,6 +103,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "verify", required_argument, NULL, 'V' },
 		{ "replace", no_argument, NULL, 'R' },
 		{ "list-cves", required_argument, NULL, 'C' },
+		{ "sign-key", required_argument, NULL, 'K' },
+		{ "sign-cert", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,6 +130,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'l': o->list_units = true; break;
 		case 'R': o->replace = true; break;
 		case 'C': o->list_cves = optarg; break;
+		case 'K': o->sign_key = optarg; break;
+		case 'X': o->sign_cert = optarg; break;
 		case 'h': usage(0);
 		default: usage(2);
 		}
@@ -167,6 +175,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->config = path_join(o->build, ".config");
 	if (!o->outdir)
 		o->outdir = ".";
+	/* Before minutes of building: a bad key is said at once. */
+	if (sign_check_args(o))
+		exit(1);
+	if (o->sign_key) {
+		o->sign_key = realpath(o->sign_key, NULL);
+		o->sign_cert = realpath(o->sign_cert, NULL);
+	}
 }
 
 /* Checked first: a build takes minutes, and its result must land. */

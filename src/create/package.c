@@ -235,6 +235,8 @@ int package_write(struct work *w)
 		if (run_command(strip))
 			return error("strip --strip-debug %s failed", files[i]);
 	}
+	if (sign_modules(w->o, files))
+		return -1;
 	manifest_init(&m);
 	m.format = UPDATE_FORMAT;
 	m.id = xstrdup(w->update.id);

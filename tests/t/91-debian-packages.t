@@ -6,7 +6,7 @@
 # lintian that reports nothing is not mistaken for a clean package.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
-plan 19
+plan 21
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/debpkg-t.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -32,6 +32,7 @@ like "$files" '^\./var/lib/ksplice/updates/$' "... and the store of installed up
 unlike "$files" 'ksplice-create|/kmod/' "... but not the builder nor the core's source"
 like "$cfiles" '^\./usr/bin/ksplice-create$' "ksplice-create holds ksplice-create"
 like "$cfiles" '^\./usr/bin/ksplice-package$' "... and ksplice-package"
+like "$cfiles" '^\./usr/bin/ksplice-repo$' "... and ksplice-repo"
 like "$cfiles" '^\./usr/share/ksplice/kmod/Kbuild$' "... the core's source"
 like "$cfiles" '^\./usr/share/ksplice/scripts/fetch-source$' "... and fetch-source with its versions"
 
@@ -48,6 +49,7 @@ is "${missing:-none}" none "every command in the packages has a man page"
 dep=$(dpkg-deb -f "$deb" Depends)
 unlike "$dep" 'gcc|make|libelf-dev' "ksplice needs no compiler ($dep)"
 like "$(dpkg-deb -f "$cdeb" Depends)" 'gcc-12' "ksplice-create depends on gcc-12"
+like "$(dpkg-deb -f "$cdeb" Recommends)" 'gnupg.*reprepro' "... and recommends gnupg and reprepro (ksplice-repo)"
 
 # dh_installsystemd enables (and starts) the unit on install.
 dpkg-deb -e "$deb" "$tmp/ctl"

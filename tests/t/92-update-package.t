@@ -4,10 +4,14 @@
 # the .deb's name, version and contents; its postinst applying the update
 # when the running kernel is its ABI (ksplice-apply --installed), saying
 # it will at the next boot otherwise, and never failing when the update
-# cannot apply; its prerm undoing it; the kill switches.
+# cannot apply; its prerm undoing it; the kill switches; an upgrade: the
+# old prerm leaves its update applied, a new cumulative update that cannot
+# apply leaves it in force (and the new prerm undoes it on removal), a new
+# one that is not cumulative is applied after it is undone.  (The one-step
+# replace itself needs the real core: tests/t/94 upgrades in the guest.)
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
-plan 41
+plan 63
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/update-package-t.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -35,6 +39,8 @@ update() {
 update nfsd "$rel" 6.1.192-2..6.1.192-3
 update plain "$rel"
 update elsewhere "$other" 6.1.192-2..6.1.192-3
+UPDATE_FILE_TEST_REPLACE=1 update cumul "$rel" 6.1.192-2..6.1.192-4
+update plain2 "$rel" 6.1.192-2..6.1.192-4
 [ -n "${UPDATE_FILE_TEST_DEBIAN:-}" ] && bail "env leak"
 
 # A fake core's directory for update ID, as its module's load makes it.
@@ -144,3 +150,58 @@ ok $? "postinst of another ABI's package succeeds"
 like "$out" "the running kernel is $rel: the update applies at the next boot of $other" "... saying when it applies"
 unlike "$out" 'would load' "... loading nothing"
 is "$(stage elsewhere)" loaded "... applying nothing"
+
+### Upgrades, on the running ABI.
+rm -rf "$KSPLICE_SYSFS" "$KSPLICE_RUN" "$tmp/root" "$tmp/ctl"
+mkdir -p "$tmp/up"
+ksplice-package -o "$tmp/up" "$tmp/nfsd.tar.gz" >/dev/null &&
+	ksplice-package -o "$tmp/up" "$tmp/cumul.tar.gz" >/dev/null &&
+	ksplice-package -o "$tmp/up" --version 6.1.192-4+nc "$tmp/plain2.tar.gz" >/dev/null
+ok $? "packages of version 6.1.192-3 (nfsd), 6.1.192-4 (cumul, --replace) and 6.1.192-4+nc (plain2)"
+for v in 6.1.192-3 6.1.192-4 6.1.192-4+nc; do
+	dpkg-deb -e "$tmp/up/ksplice-updates-${rel}_${v}_amd64.deb" "$tmp/ctl-$v"
+done
+prev=$KSPLICE_RUN/previous-ksplice-updates-$rel
+mkdir -p "$KSPLICE_STORE/$rel"
+cp "$tmp/nfsd.tar.gz" "$KSPLICE_STORE/$rel/01-nfsd.tar.gz"
+registered nfsd
+"$tmp/ctl-6.1.192-3/postinst" configure >/dev/null 2>&1
+is "$(stage nfsd)" applied "version 6.1.192-3 installed: nfsd applied"
+out=$("$tmp/ctl-6.1.192-3/prerm" upgrade 6.1.192-4 2>&1)
+ok $? "the old prerm upgrade succeeds"
+unlike "$out" 'Reversed|would unload' "... undoing nothing"
+is "$(stage nfsd)" applied "... nfsd stays applied"
+is "$(cat "$prev")" " nfsd" "... and is listed for the new postinst"
+# dpkg unpacks the new version: the old file goes, the new one comes.
+rm -f "$KSPLICE_STORE/$rel"/*
+cp "$tmp/cumul.tar.gz" "$KSPLICE_STORE/$rel/01-cumul.tar.gz"
+out=$("$tmp/ctl-6.1.192-4/postinst" configure 6.1.192-3 2>&1)
+ok $? "the new postinst succeeds when its cumulative update cannot apply"
+like "$out" 'cumul.tar.gz is installed but not applied' "... saying so"
+unlike "$out" 'Reversed|would unload module ksplice_nfsd' "... and leaves nfsd alone"
+is "$(stage nfsd)" applied "... nfsd stays in force"
+like "$out" "previous version's updates stay applied: nfsd" "... saying so too"
+is "$(cat "$prev" 2>/dev/null)" " nfsd" "... still listed"
+registered cumul
+out=$("$tmp/ctl-6.1.192-4/prerm" remove 2>&1)
+ok $? "the new prerm remove succeeds"
+like "$out" 'Done! Reversed update nfsd' "... undoing the previous version's update too"
+is "$(stage nfsd)" reversed "... which is reversed"
+[ ! -e "$prev" ]; ok $? "... and no longer listed"
+
+# Not cumulative: the old one is undone first, then the new one applies.
+rm -rf "$KSPLICE_SYSFS" "$KSPLICE_STORE/$rel"/*
+registered nfsd
+registered plain2
+cp "$tmp/nfsd.tar.gz" "$KSPLICE_STORE/$rel/01-nfsd.tar.gz"
+"$tmp/ctl-6.1.192-3/postinst" configure >/dev/null 2>&1
+"$tmp/ctl-6.1.192-3/prerm" upgrade 6.1.192-4+nc >/dev/null 2>&1
+rm -f "$KSPLICE_STORE/$rel"/*
+cp "$tmp/plain2.tar.gz" "$KSPLICE_STORE/$rel/01-plain2.tar.gz"
+out=$("$tmp/ctl-6.1.192-4+nc/postinst" configure 6.1.192-3 2>&1)
+ok $? "a new version that is not cumulative: postinst succeeds"
+like "$out" 'not cumulative .*undoing the previous ones first' "... saying it undoes the old update first"
+like "$out" 'Done! Reversed update nfsd' "... undoes nfsd"
+like "$out" 'Done! Applied update plain2' "... and applies plain2"
+is "$(stage nfsd) $(stage plain2)" "reversed applied" "... nfsd reversed, plain2 applied"
+[ ! -e "$prev" ]; ok $? "... nothing left listed"

@@ -48,6 +48,8 @@ static int cmd_write(int argc, char **argv)
 	m.created_by = xstrdup("update-file-test");
 	if (getenv("UPDATE_FILE_TEST_DEBIAN"))
 		m.in.debian = xstrdup(getenv("UPDATE_FILE_TEST_DEBIAN"));
+	if (getenv("UPDATE_FILE_TEST_REPLACE"))
+		m.replaces = xstrdup("all");
 	if (getenv("UPDATE_FILE_TEST_CVES")) {
 		char *cves = xstrdup(getenv("UPDATE_FILE_TEST_CVES")), *save;
 		char *cve;
