@@ -401,7 +401,12 @@ int ksplice_apply(struct ksplice_core *core)
 	return ret;
 }
 
-static int __ksplice_reverse(struct ksplice_core *core)
+/*
+ * @force: the update module is being unloaded by force (rmmod -f), and
+ * its code goes whatever its pre-undo hooks say: a refusal is logged,
+ * not obeyed.
+ */
+static int __ksplice_reverse(struct ksplice_core *core, bool force)
 {
 	u64 passed;
 	int ret;
@@ -416,6 +421,11 @@ static int __ksplice_reverse(struct ksplice_core *core)
 		return ret;
 	ret = ksplice_hooks_check(core, KSPLICE_HOOK_PRE_UNDO,
 				  core->hooks_ran[KSPLICE_HOOK_POST_APPLY], &passed);
+	if (ret && force) {
+		pr_warn("%s: unloaded by force: undone although a hook refused\n",
+			core->update->id);
+		ret = 0;
+	}
 	if (!ret)
 		ret = ksplice_reverse_live(core);
 	if (ret) {
@@ -436,7 +446,7 @@ int ksplice_reverse(struct ksplice_core *core)
 	int ret;
 
 	mutex_lock(&ksplice_mutex);
-	ret = __ksplice_reverse(core);
+	ret = __ksplice_reverse(core, false);
 	mutex_unlock(&ksplice_mutex);
 	return ret;
 }
@@ -649,7 +659,8 @@ void ksplice_unregister_update(struct ksplice_update *update)
 	ksplice_sysfs_del(core);
 	mutex_lock(&ksplice_mutex);
 	/* Only a forced module unload gets here with the update applied. */
-	if (core->stage == KSPLICE_STAGE_APPLIED && __ksplice_reverse(core))
+	if (core->stage == KSPLICE_STAGE_APPLIED &&
+	    __ksplice_reverse(core, true))
 		pr_crit("%s: unloaded while applied and cannot be reversed\n",
 			update->id);
 	list_del(&core->list);

@@ -58,7 +58,9 @@
  *  - a pre-undo hook that refuses: the update stays applied, and the
  *    objects whose pre-undo hooks had all passed get their post-apply
  *    hooks again (the mirror), so the state is as it was;
- *  - an undo that fails after the pre-undo hooks: the same.
+ *  - an undo that fails after the pre-undo hooks: the same;
+ *  - the update module unloaded by force (rmmod -f) while applied: the
+ *    undo goes on even if a pre-undo hook refuses (its code is going).
  *
  * The hooks of one kind of one object are one step: if one of them
  * refuses, the object's step did not happen and its mirror will not
