@@ -23,7 +23,7 @@ datadir		?= $(prefix)/share/ksplice
 mandir		?= $(prefix)/share/man
 unitdir		?= /lib/systemd/system
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite)
+GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload)
 
 all: $(TOOLS) $(GUEST_TOOLS)
 
@@ -109,8 +109,9 @@ coverage2: all
 
 # The target's tools (package ksplice) and the builder's (ksplice-create):
 # ksplice-create finds the core's source, its header and fetch-source in
-# $(datadir).  The core itself needs no installing: every update file
-# carries the ksplice.ko built for its kernel.
+# $(datadir), and include/ksplice/hooks.h, the patch author's header, which
+# it puts on the path of the units it compiles.  The core itself needs no
+# installing: every update file carries the ksplice.ko built for its kernel.
 install: install-target install-create
 
 install-target: $(TOOLS)
@@ -125,11 +126,13 @@ install-target: $(TOOLS)
 
 install-create: $(TOOLS)
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/kmod \
-		$(DESTDIR)$(datadir)/include $(DESTDIR)$(datadir)/scripts \
+		$(DESTDIR)$(datadir)/include $(DESTDIR)$(datadir)/include/ksplice \
+		$(DESTDIR)$(datadir)/scripts \
 		$(DESTDIR)$(mandir)/man1
 	install -m 755 bin/ksplice-create bin/ksplice-package bin/ksplice-repo $(DESTDIR)$(bindir)
 	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(datadir)/kmod
 	install -m 644 include/ksplice-*.h $(DESTDIR)$(datadir)/include
+	install -m 644 include/ksplice/hooks.h $(DESTDIR)$(datadir)/include/ksplice
 	install -m 755 scripts/fetch-source $(DESTDIR)$(datadir)/scripts
 	install -m 644 versions $(DESTDIR)$(datadir)
 	install -m 644 man/ksplice-create.1 man/ksplice-package.1 man/ksplice-repo.1 \

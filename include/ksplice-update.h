@@ -10,7 +10,7 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	5
+#define KSPLICE_ABI_VERSION	6	/* 6: hooks */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -145,6 +145,30 @@ struct module;
  */
 #define KSPLICE_MAX_OBJS	64
 
+/*
+ * A hook of the patch author's (include/ksplice/hooks.h, where the kinds
+ * are defined with the same numbers and the contract is written): one of
+ * the object's new functions, run by the core when the object is patched
+ * or unpatched.  PRE_APPLY and PRE_UNDO are int (*)(char *why, size_t
+ * len), the others void (*)(void).
+ */
+enum ksplice_hook_kind {
+	KSPLICE_HOOK_PRE_APPLY = 1,
+	KSPLICE_HOOK_STOP_APPLY,
+	KSPLICE_HOOK_POST_APPLY,
+	KSPLICE_HOOK_PRE_UNDO,
+	KSPLICE_HOOK_STOP_UNDO,
+	KSPLICE_HOOK_POST_UNDO,
+	KSPLICE_HOOK_MAX,
+};
+
+#define KSPLICE_MAX_HOOKS	256	/* of one object */
+
+struct ksplice_hook {
+	unsigned int kind;		/* enum ksplice_hook_kind */
+	void *fn;			/* the new_code of one of new_funcs */
+};
+
 struct ksplice_object {
 	const char *name;		/* "vmlinux" or a module name */
 	const struct ksplice_func *funcs;
@@ -159,6 +183,9 @@ struct ksplice_object {
 	 */
 	const struct ksplice_func *new_funcs;
 	unsigned int nr_new_funcs;
+	/* In the order they run, for each kind. */
+	const struct ksplice_hook *hooks;
+	unsigned int nr_hooks;
 };
 
 struct ksplice_update {

@@ -28,6 +28,7 @@ static const int ksplice_abort_errno[] = {
 	[KSPLICE_ABORT_UNPATCHABLE] = -EOPNOTSUPP,
 	[KSPLICE_ABORT_OUT_OF_MEMORY] = -ENOMEM,
 	[KSPLICE_ABORT_UNEXPECTED] = -EIO,
+	[KSPLICE_ABORT_REFUSED] = -EPERM,
 };
 
 /* Records why an operation failed; returns the errno for the caller. */
@@ -246,20 +247,63 @@ static int ksplice_patch_retry(struct ksplice_core *core, bool undo)
 }
 
 /*
+ * The apply hooks around one apply of @objs (hooks.c): pre-apply before
+ * anything; then, if the patching failed, the post-undo hooks of the
+ * objects whose pre-apply hooks ran, or else stop-apply (which ran in the
+ * stop) and post-apply recorded and run.
+ */
+static int ksplice_apply_hooks_pre(struct ksplice_core *core, u64 objs)
+{
+	u64 passed;
+	int ret;
+
+	ret = ksplice_hooks_check(core, KSPLICE_HOOK_PRE_APPLY, objs, &passed);
+	if (ret)
+		ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_UNDO, passed);
+	else
+		core->hooks_ran[KSPLICE_HOOK_PRE_APPLY] |= passed;
+	return ret;
+}
+
+static void ksplice_apply_hooks_post(struct ksplice_core *core, u64 objs,
+				     int ret)
+{
+	if (ret) {
+		ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_UNDO,
+				  core->hooks_ran[KSPLICE_HOOK_PRE_APPLY] & objs);
+		core->hooks_ran[KSPLICE_HOOK_PRE_APPLY] &= ~objs;
+		return;
+	}
+	core->hooks_ran[KSPLICE_HOOK_STOP_APPLY] |= objs;
+	ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_APPLY, objs);
+	core->hooks_ran[KSPLICE_HOOK_POST_APPLY] |= objs;
+}
+
+/*
  * Matches, relocates and patches in (one stop_machine) the functions of
  * @core that are not live and whose target is @target, or loaded if
- * @target is NULL.  Nothing changes unless all of them do.
+ * @target is NULL.  Nothing changes unless all of them do.  The hooks of
+ * those objects run around it.
  */
 static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 {
 	const struct ksplice_update *u = core->update;
-	struct ksplice_view *v = ksplice_view_alloc(core);
+	u64 objs = ksplice_hooks_objs(u, target);
+	struct ksplice_view *v;
 	unsigned int i, k;
 	int ret;
 
-	if (!v)
+	ret = ksplice_apply_hooks_pre(core, objs);
+	if (ret)
+		return ret;
+	v = ksplice_view_alloc(core);
+
+	if (!v) {
+		ksplice_apply_hooks_post(core, objs, -ENOMEM);
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "applying");
+	}
+	v->core.hook_objs = objs;
 	/* Only its first apply replaces: later ones patch a module. */
 	v->core.replacing = !target && (u->flags & KSPLICE_UPDATE_REPLACE);
 	for (i = 0; i < u->nr_funcs; i++) {
@@ -269,7 +313,7 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 			     ksplice_target_present(u->funcs[i].target))
 			ksplice_view_add(v, core, i);
 	}
-	if (!v->update.nr_funcs && !v->core.replacing) {
+	if (!v->update.nr_funcs && !v->core.replacing && !objs) {
 		ksplice_view_done(v, core, 0);
 		return 0;
 	}
@@ -292,10 +336,14 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 				v->core.fs[k].run_addr = 0;
 	}
 	ksplice_view_done(v, core, ret);
+	ksplice_apply_hooks_post(core, objs, ret);
 	return ret;
 }
 
-/* Takes out the jumps of the live functions, in one stop_machine. */
+/*
+ * Takes out the jumps of the live functions, in one stop_machine, with
+ * the stop-undo hooks of the objects whose stop-apply hooks ran.
+ */
 static int ksplice_reverse_live(struct ksplice_core *core)
 {
 	const struct ksplice_update *u = core->update;
@@ -309,7 +357,8 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 	for (i = 0; i < u->nr_funcs; i++)
 		if (core->fs[i].live)
 			ksplice_view_add(v, core, i);
-	if (v->update.nr_funcs)
+	v->core.hook_objs = core->hooks_ran[KSPLICE_HOOK_STOP_APPLY];
+	if (v->update.nr_funcs || v->core.hook_objs)
 		ret = ksplice_patch_retry(&v->core, true);
 	if (!ret)
 		ksplice_disarm_all(&v->core);
@@ -352,8 +401,14 @@ int ksplice_apply(struct ksplice_core *core)
 	return ret;
 }
 
-static int __ksplice_reverse(struct ksplice_core *core)
+/*
+ * @force: the update module is being unloaded by force (rmmod -f), and
+ * its code goes whatever its pre-undo hooks say: a refusal is logged,
+ * not obeyed.
+ */
+static int __ksplice_reverse(struct ksplice_core *core, bool force)
 {
+	u64 passed;
 	int ret;
 
 	if (core->stage != KSPLICE_STAGE_APPLIED)
@@ -362,10 +417,25 @@ static int __ksplice_reverse(struct ksplice_core *core)
 	ksplice_clear_abort(core);
 	/* Last in, first out: nothing changes while a later one stands. */
 	ret = ksplice_stack_check_reverse(core);
-	if (!ret)
-		ret = ksplice_reverse_live(core);
 	if (ret)
 		return ret;
+	ret = ksplice_hooks_check(core, KSPLICE_HOOK_PRE_UNDO,
+				  core->hooks_ran[KSPLICE_HOOK_POST_APPLY], &passed);
+	if (ret && force) {
+		pr_warn("%s: unloaded by force: undone although a hook refused\n",
+			core->update->id);
+		ret = 0;
+	}
+	if (!ret)
+		ret = ksplice_reverse_live(core);
+	if (ret) {
+		/* Still applied: the state the pre-undo hooks took down is back. */
+		ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_APPLY, passed);
+		return ret;
+	}
+	ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_UNDO,
+			  core->hooks_ran[KSPLICE_HOOK_PRE_APPLY]);
+	memset(core->hooks_ran, 0, sizeof(core->hooks_ran));
 	ksplice_set_stage(core, KSPLICE_STAGE_REVERSED);
 	ksplice_put_ref(core);
 	return 0;
@@ -376,7 +446,7 @@ int ksplice_reverse(struct ksplice_core *core)
 	int ret;
 
 	mutex_lock(&ksplice_mutex);
-	ret = __ksplice_reverse(core);
+	ret = __ksplice_reverse(core, false);
 	mutex_unlock(&ksplice_mutex);
 	return ret;
 }
@@ -390,7 +460,7 @@ static bool ksplice_targets(const struct ksplice_core *core, const char *name)
 	for (i = 0; i < core->update->nr_funcs; i++)
 		if (!strcmp(core->update->funcs[i].target, name))
 			return true;
-	return false;
+	return ksplice_hooks_in(core->update, name);
 }
 
 /* The applied update targeting @name applied first after @after. */
@@ -452,6 +522,7 @@ static void ksplice_module_going(struct module *mod)
 
 	list_for_each_entry(core, &ksplice_updates, list) {
 		u = core->update;
+		ksplice_hooks_going(core, mod->name);
 		for (i = 0; i < u->nr_funcs; i++) {
 			fs = &core->fs[i];
 			if (strcmp(u->funcs[i].target, mod->name))
@@ -588,7 +659,8 @@ void ksplice_unregister_update(struct ksplice_update *update)
 	ksplice_sysfs_del(core);
 	mutex_lock(&ksplice_mutex);
 	/* Only a forced module unload gets here with the update applied. */
-	if (core->stage == KSPLICE_STAGE_APPLIED && __ksplice_reverse(core))
+	if (core->stage == KSPLICE_STAGE_APPLIED &&
+	    __ksplice_reverse(core, true))
 		pr_crit("%s: unloaded while applied and cannot be reversed\n",
 			update->id);
 	list_del(&core->list);

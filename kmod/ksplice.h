@@ -41,6 +41,7 @@ enum ksplice_abort {
 	KSPLICE_ABORT_UNPATCHABLE,
 	KSPLICE_ABORT_OUT_OF_MEMORY,
 	KSPLICE_ABORT_UNEXPECTED,
+	KSPLICE_ABORT_REFUSED,		/* by a hook of the update */
 };
 
 /* What covers a byte of pre code, for matching. */
@@ -122,6 +123,9 @@ struct ksplice_core {
 	unsigned int retry_interval_ms;
 	u64 seq;			/* when it was applied (stack.c) */
 	bool replacing;			/* a view applying a replace update */
+	/* hooks.c: objects whose apply hooks of each kind ran (bit i: objs[i]) */
+	u64 hooks_ran[KSPLICE_HOOK_MAX];
+	u64 hook_objs;			/* a view's: whose stop hooks run */
 };
 
 /* A jump of a replaced update taken out by a replace update (replace.c). */
@@ -238,6 +242,18 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 					    bool undo);
 void ksplice_check_stacks(const struct ksplice_ranges *ranges,
 			  struct ksplice_conflicts *out);
+
+/* hooks.c */
+int ksplice_hooks_validate(const struct ksplice_object *o, char *why,
+			   size_t len);
+bool ksplice_hooks_in(const struct ksplice_update *u, const char *name);
+u64 ksplice_hooks_objs(const struct ksplice_update *u, const char *target);
+void ksplice_hooks_run(const struct ksplice_update *u, unsigned int kind,
+		       u64 objs);
+int ksplice_hooks_check(struct ksplice_core *core, unsigned int kind,
+			u64 objs, u64 *passed);
+void ksplice_hooks_stop(struct ksplice_core *core, bool undo);
+void ksplice_hooks_going(struct ksplice_core *core, const char *name);
 
 /* patch.c */
 int ksplice_patch(struct ksplice_core *core, bool undo);

@@ -62,6 +62,9 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 			return -ESTALE;
 		}
 	}
+	/* Undo: the state swaps back while the new code is still in. */
+	if (st->undo)
+		ksplice_hooks_stop(core, true);
 	for (i = 0; st->writes && i < st->writes->nr; i++)
 		ksplice_k.text_poke((void *)st->writes->w[i].addr,
 				    st->writes->w[i].after, KSPLICE_JMP_LEN);
@@ -75,6 +78,8 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 				    ksplice_after(fs, st->undo),
 				    KSPLICE_JMP_LEN);
 	}
+	if (!st->undo)
+		ksplice_hooks_stop(core, false);
 	return 0;
 }
 

@@ -144,6 +144,8 @@ void ksplice_replace_done(struct ksplice_core *core)
 			WRITE_ONCE(fs->old_addr, 0);
 			fs->patch_addr = fs->run_addr = 0;
 		}
+		/* Its undo hooks never run: the replacement took over its state. */
+		memset(c->hooks_ran, 0, sizeof(c->hooks_ran));
 		ksplice_set_stage(c, KSPLICE_STAGE_REVERSED);
 		ksplice_put_ref(c);
 		pr_info("%s: replaced by update %s\n", c->update->id,

@@ -295,7 +295,11 @@ static int ksplice_check_object(const struct ksplice_update *u,
 	     !ksplice_in_mod(u->mod, o->new_funcs,
 			     o->nr_new_funcs * sizeof(*o->new_funcs))))
 		return KSPLICE_WHY("%s: bad added function array", o->name);
-	return 0;
+	if (o->nr_hooks > KSPLICE_MAX_HOOKS ||
+	    (o->nr_hooks && !ksplice_in_mod(u->mod, o->hooks,
+					    o->nr_hooks * sizeof(*o->hooks))))
+		return KSPLICE_WHY("%s: bad hook array", o->name);
+	return ksplice_hooks_validate(o, why, len);
 }
 
 /* Copies @nr functions of object @o to @to, with their target set. */

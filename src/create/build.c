@@ -572,3 +572,37 @@ int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
 	free(extra);
 	return ret;
 }
+
+/*
+ * The patch author's header (include/ksplice/hooks.h of this
+ * installation) where every unit's #include <ksplice/...> finds it: in
+ * the tree's include/, which Kbuild puts on every unit's path.  The
+ * tree's files are hard links to the user's: a new file, never written
+ * through one.
+ */
+int tree_add_header(struct tree *t, const char *from, const char *rel)
+{
+	char *to = xasprintf("%s/include/%s", t->src, rel), *dir, *data, *old;
+	size_t len, old_len;
+	int ret = 0;
+
+	if (read_file(from, 1 << 20, &data, &len))
+		return error_errno("cannot read %s", from);
+	if (!read_file(to, 1 << 20, &old, &old_len)) {
+		ret = old_len == len && !memcmp(old, data, len) ? 1 : 0;
+		free(old);
+	}
+	if (!ret) {
+		dir = xstrdup(to);
+		*strrchr(dir, '/') = '\0';
+		unlink(to);
+		ret = mkdir_p(dir) || write_file(to, data, len) ?
+		      error_errno("cannot write %s", to) : 0;
+		free(dir);
+	} else {
+		ret = 0;
+	}
+	free(data);
+	free(to);
+	return ret;
+}

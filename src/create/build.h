@@ -62,4 +62,7 @@ int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
 
 int run_logged(char *const argv[], const char *log);
 
+/* Puts the file @from at include/@rel of the tree (unless it is there). */
+int tree_add_header(struct tree *t, const char *from, const char *rel);
+
 #endif

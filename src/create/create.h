@@ -53,6 +53,7 @@ struct work {
 	struct strv units;		/* fs/proc/cmdline.o */
 	bool regenerates;		/* what `prepare` makes from C may change */
 	size_t data_changes;		/* existing variables the patch changes */
+	size_t hook_errors;		/* units whose hooks are not usable */
 	struct update update;
 	struct exports exports;
 	struct load_syms load_syms;

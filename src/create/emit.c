@@ -423,6 +423,32 @@ static void emit_entries(FILE *out, const struct update *u,
 	fprintf(out, "};\n\n");
 }
 
+/* The hooks of @target's units, in the order of the units: hooks_N[]. */
+static size_t emit_hooks(FILE *out, const struct update *u,
+			 struct newobj **nos, const char *target, size_t k)
+{
+	size_t un, i, n = 0;
+
+	for (un = 0; un < u->nr_units; un++) {
+		const struct hooks *h = &u->units[un].hooks;
+
+		if (strcmp(u->units[un].target, target))
+			continue;
+		for (i = 0; i < h->nr; i++) {
+			if (!n++)
+				fprintf(out, "static const struct ksplice_hook hooks_%zu[] = {\n",
+					k);
+			fprintf(out, "\t{ .kind = %u, .fn = %s },\t/* %s %s */\n",
+				h->v[i].kind,
+				newobj_func_symbol(nos[un], h->v[i].fn),
+				hook_kind_name(h->v[i].kind), h->v[i].fn->name);
+		}
+	}
+	if (n)
+		fprintf(out, "};\n\n");
+	return n;
+}
+
 /*
  * The update's objects: its functions grouped by target, in the order
  * the units name the targets.
@@ -431,13 +457,15 @@ static void emit_objects(FILE *out, const struct update *u,
 			 struct newobj **nos)
 {
 	struct strv targets = { 0 };
-	size_t un, k, nc, nn;
+	size_t un, k, nc, nn, *nh;
 	char name[64];
 
 	for (un = 0; un < u->nr_units; un++)
 		if (!strv_has(&targets, u->units[un].target))
 			strv_add(&targets, xstrdup(u->units[un].target));
+	nh = xcalloc(targets.nr + 1, sizeof(*nh));
 	for (k = 0; k < targets.nr; k++) {
+		nh[k] = emit_hooks(out, u, nos, targets.v[k], k);
 		if (count_entries(u, targets.v[k], FUNC_CHANGED)) {
 			snprintf(name, sizeof(name), "funcs_%zu", k);
 			emit_entries(out, u, nos, targets.v[k], FUNC_CHANGED, name);
@@ -458,9 +486,13 @@ static void emit_objects(FILE *out, const struct update *u,
 		if (nn)
 			fprintf(out, "\t\t.new_funcs = new_funcs_%zu,\n\t\t.nr_new_funcs = ARRAY_SIZE(new_funcs_%zu),\n",
 				k, k);
+		if (nh[k])
+			fprintf(out, "\t\t.hooks = hooks_%zu,\n\t\t.nr_hooks = ARRAY_SIZE(hooks_%zu),\n",
+				k, k);
 		fprintf(out, "\t},\n");
 	}
 	fprintf(out, "};\n\n");
+	free(nh);
 	strv_free(&targets);
 }
 

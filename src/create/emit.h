@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "diff.h"
+#include "hooks.h"
 
 /* Names the target kernel's module loader resolves (Module.symvers). */
 struct export {
@@ -45,6 +46,7 @@ struct unit {
 	const char *target;		/* "vmlinux" or a module name */
 	struct object pre, post;
 	struct diff diff;
+	struct hooks hooks;		/* the patch author's (hooks.c) */
 };
 
 struct update {

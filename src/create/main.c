@@ -408,6 +408,9 @@ static int read_release(struct work *w)
 
 int create(struct work *w)
 {
+	char *hooks;
+	int ret;
+
 	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
 	if (read_release(w) || patch_files_read(w->o->patch, &w->files))
@@ -426,7 +429,10 @@ int create(struct work *w)
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
-	if (units_pick(w) || units_compile(w))
+	hooks = path_join(data_dir(), "include/ksplice/hooks.h");
+	ret = tree_add_header(&w->tree, hooks, "ksplice/hooks.h");
+	free(hooks);
+	if (ret || units_pick(w) || units_compile(w))
 		return -1;
 	tree_release(&w->tree);
 	return units_diff(w) || package_build(w, data_dir()) ||

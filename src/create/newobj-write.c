@@ -166,13 +166,16 @@ static int write_sections(Elf *elf, const struct newobj *no,
 		sh = o->sh;
 		sh.sh_flags &= ~(GElf_Xword)SHF_GROUP;
 		sh.sh_link = sh.sh_info = 0;
+		/*
+		 * A NOBITS section's size is its data's d_size too (no
+		 * buffer): libelf's elf_update() recomputes sh_size from
+		 * the data, so setting sh_size alone left every carried
+		 * .bss variable 0 bytes, all at one address.
+		 */
 		if (!new_section(elf, shstr, o->name, &sh, o->data,
-				 o->data ? o->size : 0, ELF_T_BYTE))
+				 o->data || sh.sh_type == SHT_NOBITS ?
+				 o->size : 0, ELF_T_BYTE))
 			return -1;
-		if (sh.sh_type == SHT_NOBITS) {
-			sh.sh_size = o->size;
-			gelf_update_shdr(elf_getscn(elf, 1 + i), &sh);
-		}
 	}
 	for (i = 0; i < no->nr_secs; i++) {
 		const struct osec *o = &no->secs[i];

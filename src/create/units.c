@@ -337,6 +337,30 @@ int units_compile(struct work *w)
 	return ret;
 }
 
+/*
+ * Changed initial values of a unit whose patch brings apply hooks: the
+ * hooks are how a patch changes the running variable (data.c refuses
+ * them otherwise).  A changed size is refused all the same: the running
+ * variable has the old one.  Returns how many are left refused.
+ */
+static size_t unhandled_data(const struct unit *u)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < u->diff.nr_data; i++) {
+		const struct data_change *c = &u->diff.data[i];
+
+		if (hooks_apply_any(&u->hooks) &&
+		    str_has_prefix(c->what, "initial value")) {
+			fprintf(stderr, "  changed data: %s: its %s is left to the patch's hooks: the running variable keeps its value unless a hook sets it\n",
+				c->post->name, c->what);
+			continue;
+		}
+		n++;
+	}
+	return n;
+}
+
 /* Diffs unit @i into *@u: 1 if code in it changed, 0 if not, -1 if bad. */
 static int diff_unit(struct work *w, size_t i, struct unit *u)
 {
@@ -366,10 +390,13 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 		/* A new global may be called from another unit. */
 		changed += c->kind == FUNC_CHANGED || c->post->bind == STB_GLOBAL;
 	}
-	if (u->diff.nr_data)
-		w->data_changes += u->diff.nr_data;
-	if (changed)
+	if (hooks_read(&u->post, &u->diff, u->source, &u->hooks, stderr))
+		w->hook_errors++;
+	w->data_changes += unhandled_data(u);
+	/* A unit with hooks has new code to run even if nothing calls it. */
+	if (changed || u->hooks.nr)
 		return 1;
+	hooks_free(&u->hooks);
 	diff_free(&u->diff);
 	elf_object_free(&u->pre);
 	elf_object_free(&u->post);
@@ -447,6 +474,8 @@ int units_diff(struct work *w)
 			return -1;
 		w->update.nr_units += ret;
 	}
+	if (w->hook_errors)
+		return error("the patch's hooks cannot be used (above)");
 	if (w->data_changes)
 		return error("the patch changes %zu existing variable%s (\"changed data\" above): the running kernel keeps their contents, so the update would not bring the change; changing live data needs code of the patch author's",
 			     w->data_changes, w->data_changes == 1 ? "" : "s");
