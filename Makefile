@@ -87,9 +87,11 @@ fuzz:
 stress: all
 	KSPLICE_STRESS_CYCLES=$${KSPLICE_STRESS_CYCLES:-1000} prove -v tests/t/47-uname-stress-256.t
 
-# The stop_machine pause with about 10, 1,000 and 10,000 tasks.
+# The stop_machine pause with about 10, 1,000 and 10,000 tasks, and with
+# updates of 1, 10 and 100 functions (and apply latency end to end).
 pause: all
 	bench/pause $(PAUSE_RUNS)
+	bench/pause-size
 
 # The benchmarks, each printing a table (not part of check; about an hour
 # here): the per-call cost of ksplice's jmp next to livepatch's, the full
@@ -101,6 +103,7 @@ bench: all
 	bench/create-time examples/cmdline.patch 3
 	bench/create-time tests/patches/xacct.patch 3
 	bench/pause $(PAUSE_RUNS)
+	bench/pause-size
 	bench/memory
 .PHONY: bench
 
