@@ -93,8 +93,8 @@ pause: all
 	bench/pause $(PAUSE_RUNS)
 	bench/pause-size
 
-# The benchmarks, each printing a table (not part of check; about an hour
-# here): the per-call cost of ksplice's jmp next to livepatch's, the full
+# The benchmarks, each printing a table (not part of check; one to two
+# hours here): the per-call cost of ksplice's jmp next to livepatch's, the full
 # build ksplice-create avoids, create time cold and warm for a one-file and
 # a header fix, the pause with 10 to 10,000 tasks, and memory.
 bench: all
