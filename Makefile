@@ -23,7 +23,7 @@ datadir		?= $(prefix)/share/ksplice
 mandir		?= $(prefix)/share/man
 unitdir		?= /lib/systemd/system
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload)
+GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload getpidloop)
 
 all: $(TOOLS) $(GUEST_TOOLS)
 
@@ -91,9 +91,25 @@ fuzz:
 stress: all
 	KSPLICE_STRESS_CYCLES=$${KSPLICE_STRESS_CYCLES:-1000} prove -v tests/t/47-uname-stress-256.t
 
-# The stop_machine pause with about 10, 1,000 and 10,000 tasks.
+# The stop_machine pause with about 10, 1,000 and 10,000 tasks, and with
+# updates of 1, 10 and 100 functions (and apply latency end to end).
 pause: all
 	bench/pause $(PAUSE_RUNS)
+	bench/pause-size
+
+# The benchmarks, each printing a table (not part of check; one to two
+# hours here): the per-call cost of ksplice's jmp next to livepatch's, the full
+# build ksplice-create avoids, create time cold and warm for a one-file and
+# a header fix, the pause with 10 to 10,000 tasks, and memory.
+bench: all
+	bench/per-call $(PERCALL_ROUNDS)
+	bench/build-time
+	bench/create-time examples/cmdline.patch 3
+	bench/create-time tests/patches/xacct.patch 3
+	bench/pause $(PAUSE_RUNS)
+	bench/pause-size
+	bench/memory
+.PHONY: bench
 
 # bench/coverage over all of Debian's update KSPLICE_COVERAGE_RANGE (hours;
 # a rerun resumes); COVERAGE_ARGS adds options, e.g. --sample 100 --seed 2.

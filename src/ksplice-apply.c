@@ -227,7 +227,12 @@ static void print_done(const struct manifest *m)
 	free_strv(names, -1);
 }
 
-/* The stage change itself: 0 if the kernel now runs the new code. */
+/*
+ * The stage change itself: 0 if the kernel now runs the new code; 1 if
+ * another ksplice-apply of the same update applied it between our check
+ * and our write (the core refused ours as already applied): the update
+ * and its module are that one's, to be left alone.
+ */
 static int change_stage(const struct manifest *m)
 {
 	char *stage = NULL;
@@ -237,10 +242,15 @@ static int change_stage(const struct manifest *m)
 	/* The stage, not the write, says what happened. */
 	if (sysfs_read(m->id, "stage", &stage))
 		stage = NULL;
-	if (!wret && stage && !strcmp(stage, "applied"))
+	if (!wret && stage && !strcmp(stage, "applied")) {
 		ret = 0;
-	else
+	} else if (wret && stage && !strcmp(stage, "applied")) {
+		error("update %s is already applied: another ksplice-apply applied it meanwhile (see ksplice-view %s)",
+		      m->id, m->id);
+		ret = 1;
+	} else {
 		explain_abort(KSPLICE_OP_APPLY, m->id, wret, stage);
+	}
 	free(stage);
 	return ret;
 }
@@ -332,6 +342,7 @@ static int apply(const struct manifest *m, const char *dir,
 		 const struct options *o)
 {
 	char **before = NULL;
+	int ret;
 
 	if (!sysfs_core_present() && load_core(dir))
 		goto failed;
@@ -349,7 +360,14 @@ static int apply(const struct manifest *m, const char *dir,
 	}
 	if (m->replaces)
 		before = applied_ids();
-	if (tries_set(m->id, &o->tries) || change_stage(m))
+	if (tries_set(m->id, &o->tries))
+		goto fail;
+	ret = change_stage(m);
+	if (ret > 0) {
+		free_strv(before, -1);
+		return -1;	/* not ours to record or unload */
+	}
+	if (ret)
 		goto fail;
 	/* The manifest, for ksplice-view and ksplice-uname. */
 	if (state_applied(m))

@@ -14,7 +14,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 16
+plan 17
 p=$KSPLICE_TOP/tests/patches
 ci=$(make_update "$p/cacheinfo-type.patch" ci) &&
 l3=$(make_update "$p/lockd-cookie.patch" lk) &&
@@ -48,15 +48,17 @@ out=$(vm --module lockd --file "$ci" --file "$l3" --file "$l4" -- "$guest_peek"'
 ' 2>&1)
 ok $? "the guest ran the scenario"
 diag "$(printf '%s\n' "$out" | grep -v '^PEEK' | head -20)"
-like "$out" 'TYPE-BEFORE Data' "the cache's type reads Data"
+like "$out" '^TYPE-BEFORE Data$' "the cache's type reads Data"
 like "$out" 'TYPE-SHOWS 17' "vmlinux has 17 functions named type_show"
 like "$out" 'APPLY-CI=0' "the update of cacheinfo.c's type_show applies"
-like "$out" 'TYPE-APPLIED Data cache' "  and the cache's type reads Data cache"
+like "$out" '^TYPE-APPLIED Data cache$' "  and the cache's type reads Data cache"
 ts=$(awk '$1 == "PEEK" && $2 == "applied" && $3 == "type_show" { print $4 }' <<<"$out")
 is "$(grep -c '^CHANGED ' <<<"$out")" 1 "  one type_show's bytes changed"
 like "$out" "CHANGED ${ts:-none} " "  the one matching chose"
 check_jumps applied "$out"; ok $? "  and it jumps to the new code"
-like "$out" 'TYPE-UNDONE Data' "undo"
+like "$out" 'UNDO-CI=0' "the type_show update undoes"
+# anchored: 'TYPE-UNDONE Data' alone would also match the new "Data cache"
+like "$out" '^TYPE-UNDONE Data$' "  and the cache's type reads Data again"
 like "$out" 'APPLY-ONE: .*decode_cookie: ambiguous' "an update of one of lockd's two identical decode_cookie is refused as ambiguous"
 like "$out" 'COOKIES-UNCHANGED' "  and changes neither"
 like "$out" 'APPLY-BOTH=0' "one update of both (twins) applies"
