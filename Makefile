@@ -23,7 +23,7 @@ datadir		?= $(prefix)/share/ksplice
 mandir		?= $(prefix)/share/man
 unitdir		?= /lib/systemd/system
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload getpidloop)
+GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload getpidloop abssleep)
 
 all: $(TOOLS) $(GUEST_TOOLS)
 
@@ -39,7 +39,7 @@ src/lib/libksplice.a: $(LIB_OBJS)
 
 bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldw -lelf -larchive -lcrypto
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldw -lelf -lcapstone -larchive -lcrypto
 
 bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin

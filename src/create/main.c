@@ -26,6 +26,7 @@
 #include "create.h"
 #include "layout.h"
 #include "newobj.h"
+#include "shared.h"
 #include "update-file.h"
 #include "util.h"
 
@@ -523,6 +524,8 @@ static int diff_only(const struct options *o, const char *post_path)
 		return error("%s is not an x86-64 relocatable object", o->diff_pre);
 	if (elf_object_read(post_path, &post))
 		return error("%s is not an x86-64 relocatable object", post_path);
+	shared_add_relocs(&pre);
+	shared_add_relocs(&post);
 	diff_objects(&pre, &post, &d, stdout);
 	if (elf_find_section(&pre, ".debug_info") &&
 	    elf_find_section(&post, ".debug_info")) {

@@ -37,6 +37,7 @@
 
 #include "ksplice-update.h"
 #include "newobj.h"
+#include "shared.h"
 #include "special.h"
 #include "util.h"
 
@@ -470,24 +471,6 @@ static void check_alt_krelocs(struct newobj *no)
 	}
 }
 
-/*
- * A function that shares its section may branch to its neighbours without
- * relocations.  Its aliases are no neighbours: they are itself.
- */
-static bool alone_in_section(const struct object *obj, const struct symbol *f)
-{
-	size_t i;
-
-	for (i = 0; i < obj->nr_syms; i++) {
-		const struct symbol *s = &obj->syms[i];
-
-		if (s != f && s->sec == f->sec && s->type == STT_FUNC &&
-		    !elf_func_aliases(s, f))
-			return false;
-	}
-	return true;
-}
-
 struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 {
 	struct newobj *no = xcalloc(1, sizeof(*no));
@@ -503,11 +486,9 @@ struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 		const struct symbol *f = unit->diff.changes[i].post;
 		int k;
 
-		if (!alone_in_section(&unit->post, f)) {
-			error("%s: %s shares section %s with other functions; not supported yet",
-			      unit->source, f->name, f->sec->name);
+		/* Its references to neighbours got relocations (shared.c). */
+		if (shared_check(&unit->post, f))
 			no->errors++;
-		}
 		k = add_osec(no, f->sec->name, f->sec, f->st.st_value,
 			     f->st.st_size);
 		no->secs[k].func = f;

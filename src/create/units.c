@@ -13,6 +13,7 @@
 #include "create.h"
 #include "includes.h"
 #include "layout.h"
+#include "shared.h"
 #include "unsafe.h"
 
 static char *source_of(const char *unit)
@@ -377,6 +378,8 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 		elf_object_free(&u->post);
 		return error("cannot read the objects of %s", w->units.v[i]);
 	}
+	shared_add_relocs(&u->pre);
+	shared_add_relocs(&u->post);
 	u->source = xstrdup(w->units.v[i]);
 	((char *)u->source)[strlen(u->source) - 1] = 'c';
 	u->target = tree_unit_target(&w->tree, w->units.v[i]);

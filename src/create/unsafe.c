@@ -15,6 +15,18 @@
 
 static const struct ksplice_unpatchable table[] = KSPLICE_UNPATCHABLE_TABLE;
 
+/*
+ * Sections whose code a copy elsewhere cannot stand in for.  (Other shared
+ * sections -- .sched.text, .noinstr.text, .spinlock.text, ... -- are fine:
+ * new code keeps its section's name in the update module; shared.c.)
+ */
+static const struct {
+	const char *name, *why;
+} sections[] = {
+	{ ".entry.text", "it is entry code, which page-table isolation maps into user space: a copy in a module is not mapped there" },
+	{ ".kprobes.text", "it runs on the kprobe (int3) path, which stop_machine() does not stop" },
+};
+
 /* Whether a pointer in _kprobe_blacklist (one per NOKPROBE_SYMBOL) is @f. */
 static bool reloc_is(const struct reloc *r, const struct symbol *f)
 {
@@ -43,10 +55,14 @@ static bool nokprobe(const struct object *obj, const struct symbol *f)
 static const char *why_unsafe(const struct unit *u, const struct symbol *f)
 {
 	const char *why = NULL;
+	size_t i;
 
 	if (!strcmp(u->target, "vmlinux"))
 		why = ksplice_unpatchable(table, ARRAY_SIZE(table), u->source,
 					  f->name);
+	for (i = 0; !why && f->sec && i < ARRAY_SIZE(sections); i++)
+		if (!strcmp(f->sec->name, sections[i].name))
+			why = sections[i].why;
 	if (!why && nokprobe(&u->pre, f))
 		why = "the kernel marks it NOKPROBE_SYMBOL: it runs on the int3 or NMI path, which stop_machine() does not stop";
 	return why;
