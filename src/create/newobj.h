@@ -4,7 +4,7 @@
 #define KSPLICE_NEWOBJ_H
 
 #include <stdio.h>
-#include "emit.h"
+#include "update.h"
 
 struct orel {
 	unsigned long offset;

@@ -2,7 +2,7 @@
 #ifndef KSPLICE_UNSAFE_H
 #define KSPLICE_UNSAFE_H
 
-#include "emit.h"
+#include "update.h"
 
 /* Refuses (an error each, their count) changes to code that patching runs. */
 int unsafe_check(const struct update *u);
