@@ -14,7 +14,7 @@ LIB_OBJS	:= $(LIB_SRCS:.c=.o)
 CREATE_SRCS	:= $(wildcard src/create/*.c)
 CREATE_OBJS	:= $(CREATE_SRCS:.c=.o)
 TOOLS		:= bin/ksplice-create bin/ksplice-apply bin/ksplice-undo bin/ksplice-view \
-		   bin/ksplice-uname bin/ksplice-package bin/ksplice-repo
+		   bin/ksplice-uname bin/ksplice-package bin/ksplice-repo bin/ksplice-build-abis
 # Installation (make install DESTDIR=...; debian/rules uses it).
 prefix		?= /usr
 sbindir		?= $(prefix)/sbin
@@ -54,6 +54,10 @@ bin/ksplice-package: scripts/ksplice-package
 	cp $< $@
 
 bin/ksplice-repo: scripts/ksplice-repo
+	@mkdir -p bin
+	cp $< $@
+
+bin/ksplice-build-abis: scripts/ksplice-build-abis
 	@mkdir -p bin
 	cp $< $@
 
@@ -145,13 +149,15 @@ install-create: $(TOOLS)
 		$(DESTDIR)$(datadir)/include $(DESTDIR)$(datadir)/include/ksplice \
 		$(DESTDIR)$(datadir)/scripts \
 		$(DESTDIR)$(mandir)/man1
-	install -m 755 bin/ksplice-create bin/ksplice-package bin/ksplice-repo $(DESTDIR)$(bindir)
+	install -m 755 bin/ksplice-create bin/ksplice-package bin/ksplice-repo \
+		bin/ksplice-build-abis $(DESTDIR)$(bindir)
 	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(datadir)/kmod
 	install -m 644 include/ksplice-*.h $(DESTDIR)$(datadir)/include
 	install -m 644 include/ksplice/hooks.h $(DESTDIR)$(datadir)/include/ksplice
 	install -m 755 scripts/fetch-source $(DESTDIR)$(datadir)/scripts
 	install -m 644 versions $(DESTDIR)$(datadir)
 	install -m 644 man/ksplice-create.1 man/ksplice-package.1 man/ksplice-repo.1 \
+		man/ksplice-build-abis.1 \
 		$(DESTDIR)$(mandir)/man1
 
 demo:

@@ -6,7 +6,7 @@
 # lintian that reports nothing is not mistaken for a clean package.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
-plan 21
+plan 23
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/debpkg-t.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -33,6 +33,8 @@ unlike "$files" 'ksplice-create|/kmod/' "... but not the builder nor the core's 
 like "$cfiles" '^\./usr/bin/ksplice-create$' "ksplice-create holds ksplice-create"
 like "$cfiles" '^\./usr/bin/ksplice-package$' "... and ksplice-package"
 like "$cfiles" '^\./usr/bin/ksplice-repo$' "... and ksplice-repo"
+like "$cfiles" '^\./usr/bin/ksplice-build-abis$' "... and ksplice-build-abis"
+like "$cfiles" '^\./usr/share/ksplice/include/ksplice-unpatchable\.h$' "... and the headers the core's source needs"
 like "$cfiles" '^\./usr/share/ksplice/kmod/Kbuild$' "... the core's source"
 like "$cfiles" '^\./usr/share/ksplice/scripts/fetch-source$' "... and fetch-source with its versions"
 
