@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 25
+plan 30
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -105,6 +105,25 @@ upd=$(make_update "$tmp/notifier-ok.patch" notifierok)
 ok $? "a change to atomic_notifier_call_chain_is_empty, beside it, builds"
 like "$(cat "$tmp/create-notifierok.log")" \
 	'changed function: atomic_notifier_call_chain_is_empty' "  ... as that function's update"
+
+# A change only to __init code (it ran at boot) is reported as such and
+# builds nothing; with a change to normal code beside it, that one builds.
+edit_patch fs/proc/cmdline.c \
+	's/proc_create_single("cmdline", 0, NULL/proc_create_single("cmdline", 0444, NULL/' \
+	>"$tmp/init.patch"
+upd=$(make_update "$tmp/init.patch" initonly)
+ok $(( $? == 0 )) "a change only to __init code builds no update"
+like "$(cat "$tmp/create-initonly.log")" \
+	'note: proc_cmdline_init runs only at initialization; its change is not applied' \
+	"  ... and says the function runs only at initialization"
+edit_patch fs/proc/cmdline.c \
+	's/proc_create_single("cmdline", 0, NULL/proc_create_single("cmdline", 0444, NULL/; s/^\tseq_putc(m, .\\n.);/\tseq_puts(m, " init");\n&/' \
+	>"$tmp/initmix.patch"
+upd=$(make_update "$tmp/initmix.patch" initmix)
+ok $? "with a change to normal code too, the update builds"
+log=$(cat "$tmp/create-initmix.log")
+like "$log" 'changed function: cmdline_proc_show' "  replacing that function"
+like "$log" 'note: proc_cmdline_init runs only at initialization' "  and noting the __init one"
 
 # -o DIR is checked before anything is built.
 t0=$(date +%s)
