@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "config.h"
 #include "util.h"
 
 /* Whatever a build prints goes to the log; on failure its tail is shown. */
@@ -184,6 +185,16 @@ int tree_prepare(struct tree *t, const char *cache, const char *log)
 		ret = recover_patched(t);
 	}
 	free(stamp);
+	return ret;
+}
+
+/* Checked on every run: trees prepared before the check count too. */
+int tree_check_config(const struct tree *t)
+{
+	char *got = xasprintf("%s/.config", t->obj);
+	int ret = config_check_kept(t->config, got, t->source);
+
+	free(got);
 	return ret;
 }
 

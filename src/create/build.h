@@ -28,6 +28,8 @@ char *build_config_cc(const char *config);
 
 int tree_prepare(struct tree *t, const char *cache, const char *log);
 void tree_release(struct tree *t);
+/* 0 if the prepared tree's .config is @t->config (see config.h). */
+int tree_check_config(const struct tree *t);
 
 /* Applies (or, with @reverse, removes) a -p1 patch in the tree's copy. */
 int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);

@@ -426,6 +426,8 @@ int create(struct work *w)
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
+	if (tree_check_config(&w->tree))
+		return -1;
 	if (units_pick(w) || units_compile(w))
 		return -1;
 	tree_release(&w->tree);
@@ -495,6 +497,8 @@ static int list_units(struct work *w)
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
+	if (tree_check_config(&w->tree))
+		return -1;
 	if (tree_units(&w->tree, &units, NULL, NULL)) {
 		show_log_tail(w->log);
 		return error("Kbuild could not list the units of this configuration");
