@@ -26,10 +26,14 @@ struct tree {
 /* The compiler the target was built with, from CONFIG_CC_VERSION_TEXT. */
 char *build_config_cc(const char *config);
 
+/*
+ * The prepared tree (cached); TREE_BAD_CONFIG, with a message said, if
+ * the source cannot build @t->config exactly (see config.h), else -1 on
+ * failure (the log says why).
+ */
+#define TREE_BAD_CONFIG 1
 int tree_prepare(struct tree *t, const char *cache, const char *log);
 void tree_release(struct tree *t);
-/* 0 if the prepared tree's .config is @t->config (see config.h). */
-int tree_check_config(const struct tree *t);
 
 /* Applies (or, with @reverse, removes) a -p1 patch in the tree's copy. */
 int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);

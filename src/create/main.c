@@ -408,6 +408,8 @@ static int read_release(struct work *w)
 
 int create(struct work *w)
 {
+	int ret;
+
 	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
 	if (read_release(w) || patch_files_read(w->o->patch, &w->files))
@@ -422,12 +424,13 @@ int create(struct work *w)
 	if (!w->update.id)
 		w->update.id = inputs_id(w);
 	fprintf(stderr, "ksplice-create: update %s for %s\n", w->update.id, w->release);
-	if (tree_prepare(&w->tree, w->cache, w->log)) {
+	ret = tree_prepare(&w->tree, w->cache, w->log);
+	if (ret == TREE_BAD_CONFIG)
+		return -1;
+	if (ret) {
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
-	if (tree_check_config(&w->tree))
-		return -1;
 	if (units_pick(w) || units_compile(w))
 		return -1;
 	tree_release(&w->tree);
@@ -485,6 +488,7 @@ static int list_units(struct work *w)
 {
 	struct strv units;
 	size_t i;
+	int ret;
 
 	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
@@ -493,12 +497,13 @@ static int list_units(struct work *w)
 	w->tree.cc = build_config_cc(w->o->config);
 	if (!w->tree.cc)
 		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
-	if (tree_prepare(&w->tree, w->cache, w->log)) {
+	ret = tree_prepare(&w->tree, w->cache, w->log);
+	if (ret == TREE_BAD_CONFIG)
+		return -1;
+	if (ret) {
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
-	if (tree_check_config(&w->tree))
-		return -1;
 	if (tree_units(&w->tree, &units, NULL, NULL)) {
 		show_log_tail(w->log);
 		return error("Kbuild could not list the units of this configuration");
