@@ -15,7 +15,8 @@
 # rt-amd64 (PREEMPT_RT): linux-source-6.1 lacks Debian's RT patches, so it
 # cannot build the rt configuration (make olddefconfig drops PREEMPT_RT);
 # ksplice-create refuses it, saying so, and writes no update.  The rig
-# boots the rt kernel (it is PREEMPT_RT), where the amd64 update is refused.
+# boots the rt kernel (it is PREEMPT_RT), where the amd64 update is refused
+# and the core's self-test, built against the rt headers, passes (below).
 # Two guest boots in all.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
@@ -25,7 +26,7 @@ cycles=${KSPLICE_FLAVOUR_CYCLES:-5}
 patch=$KSPLICE_TOP/examples/cmdline.patch
 base=${KSPLICE_KERNEL_ABI%-amd64}
 
-plan 31
+plan 39
 
 # Every ABI versions pins has its line in the table, with its version.
 bad=""
@@ -169,14 +170,49 @@ diag "$f: pause in stop_machine, apply: $(pauses "$tmp/pause-$f" applied)"
 diag "$f: pause in stop_machine, undo:  $(pauses "$tmp/pause-$f" reversed)"
 [ "$status" = 0 ] || diag "$(printf '%s\n' "$out" | tail -n 40)"
 
+# On rt, stop_machine and the stack check are exercised by the core's own
+# self-test (as test 50), whose modules Kbuild builds out of tree against
+# the rt headers alone, so they are right for PREEMPT_RT: every case passes,
+# a task sleeping in the target blocks apply and undo, and the pause of
+# each apply and undo is printed.
 abi=$base-rt-amd64
+self=$tmp/self
+mkdir -p "$self"
+cp -a "$KSPLICE_TOP/kmod" "$KSPLICE_TOP/include" "$KSPLICE_TOP/versions" "$self/"
+kdir=/usr/src/linux-headers-$abi
+for d in kmod kmod/test/target kmod/test/update; do
+	make -s -C "$kdir" M="$self/$d" clean >/dev/null 2>&1
+done
+KDIR=$kdir "$self/kmod/test/build.sh" >"$tmp/self-build.log" 2>&1
+ok $? "rt-amd64: the core and its self-test build against $abi's headers"
+like "$(modinfo -F vermagic "$self/kmod/ksplice.ko" 2>&1)" "^$abi SMP preempt_rt " \
+	"rt-amd64: ... for PREEMPT_RT (vermagic)"
+t=$self/kmod/test
 start=$SECONDS
-out=$(vm --kernel "$abi" --smp 2 --timeout 300 --file "$tmp/wrong/ksplice-wrong.tar.gz" -- "
+out=$(vm --kernel "$abi" --smp 2 --timeout 300 --file "$tmp/wrong/ksplice-wrong.tar.gz" \
+	--file "$self/kmod/ksplice.ko" --file "$t/target/ksplice_target.ko" \
+	--file "$t/update/selftest_update.ko" --file "$t/selftest.sh" -- "
 	$guest_common
-	dmesg | grep -E 'Oops|BUG:|WARNING:|general protection|Call Trace' | sed 's/^/DMESG: /'
+	sh selftest.sh >/tmp/self.out 2>&1; echo SELFTEST-STATUS=\$?
+	sed 's/^/SELF: /' /tmp/self.out
+	dmesg | grep -E 'selftest: (applied|reversed), [0-9]+ ns in stop_machine' | sed 's/^/PAUSE: /'
+	dmesg | grep -E 'Oops|BUG:|WARNING:|general protection|Call Trace|scheduling while atomic|blocked for more than' |
+		sed 's/^/DMESG: /'
 	true" 2>&1)
 status=$?
 diag "rt-amd64: guest run of $((SECONDS - start)) s"
 check_common rt-amd64 "$status" "$out"
-unlike "$out" '^DMESG' "rt-amd64: no oops or warning in dmesg"
+like "$out" '^SELFTEST-STATUS=0$' "rt-amd64: the core's self-test passes on PREEMPT_RT"
+ok "$(printf '%s\n' "$out" | grep -c '^SELF: ok ' | awk '{ exit !($1 >= 100) }'; echo $?)" \
+	"rt-amd64: ... all of its 100-odd cases ran"
+unlike "$out" '^SELF: FAIL' "rt-amd64: ... none failed"
+like "$out" '^SELF: ok   apply blocked: 1 tasks in the code, first .* in ksplice_test_sleeper' \
+	"rt-amd64: the stack check blocks apply while a task sleeps in the code"
+like "$out" '^SELF: ok   undo blocked: 1 tasks in the code, first .* in ksplice_test_sleeper' \
+	"rt-amd64: ... and undo"
+unlike "$out" '^DMESG' "rt-amd64: no oops, warning or hung task in dmesg"
+printf '%s\n' "$out" | grep '^PAUSE: ' | sed 's/selftest: /cmdline: /' >"$tmp/pause-rt"
+like "$(cat "$tmp/pause-rt")" 'applied, ' "rt-amd64: the core reports the pause of its applies"
+diag "rt-amd64: pause in stop_machine (self-test), apply: $(pauses "$tmp/pause-rt" applied)"
+diag "rt-amd64: pause in stop_machine (self-test), undo:  $(pauses "$tmp/pause-rt" reversed)"
 [ "$status" = 0 ] || diag "$(printf '%s\n' "$out" | tail -n 40)"
