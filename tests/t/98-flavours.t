@@ -26,7 +26,7 @@ cycles=${KSPLICE_FLAVOUR_CYCLES:-5}
 patch=$KSPLICE_TOP/examples/cmdline.patch
 base=${KSPLICE_KERNEL_ABI%-amd64}
 
-plan 39
+plan 40
 
 # Every ABI versions pins has its line in the table, with its version.
 bad=""
@@ -174,7 +174,7 @@ diag "$f: pause in stop_machine, undo:  $(pauses "$tmp/pause-$f" reversed)"
 # self-test (as test 50), whose modules Kbuild builds out of tree against
 # the rt headers alone, so they are right for PREEMPT_RT: every case passes,
 # a task sleeping in the target blocks apply and undo, and the pause of
-# each apply and undo is printed.
+# each apply and undo is printed; 8 uname threads run meanwhile.
 abi=$base-rt-amd64
 self=$tmp/self
 mkdir -p "$self"
@@ -193,7 +193,11 @@ out=$(vm --kernel "$abi" --smp 2 --timeout 300 --file "$tmp/wrong/ksplice-wrong.
 	--file "$self/kmod/ksplice.ko" --file "$t/target/ksplice_target.ko" \
 	--file "$t/update/selftest_update.ko" --file "$t/selftest.sh" -- "
 	$guest_common
+	unamestress 8 unused >/tmp/us.out 2>&1 & us=\$!
+	while ! grep -q ready /tmp/us.out; do sleep 1; done
 	sh selftest.sh >/tmp/self.out 2>&1; echo SELFTEST-STATUS=\$?
+	kill \$us; wait \$us
+	sed -n 's/^threads=/UNAME: threads=/p' /tmp/us.out
 	sed 's/^/SELF: /' /tmp/self.out
 	dmesg | grep -E 'selftest: (applied|reversed), [0-9]+ ns in stop_machine' | sed 's/^/PAUSE: /'
 	dmesg | grep -E 'Oops|BUG:|WARNING:|general protection|Call Trace|scheduling while atomic|blocked for more than' |
@@ -203,6 +207,7 @@ status=$?
 diag "rt-amd64: guest run of $((SECONDS - start)) s"
 check_common rt-amd64 "$status" "$out"
 like "$out" '^SELFTEST-STATUS=0$' "rt-amd64: the core's self-test passes on PREEMPT_RT"
+like "$out" '^UNAME: threads=8 calls=[1-9][0-9]* .* bad=0' "rt-amd64: ... with 8 uname threads running alongside"
 ok "$(printf '%s\n' "$out" | grep -c '^SELF: ok ' | awk '{ exit !($1 >= 100) }'; echo $?)" \
 	"rt-amd64: ... all of its 100-odd cases ran"
 unlike "$out" '^SELF: FAIL' "rt-amd64: ... none failed"
