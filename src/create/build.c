@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "config.h"
 #include "util.h"
 
 /* Whatever a build prints goes to the log; on failure its tail is shown. */
@@ -134,12 +135,23 @@ static int recover_patched(struct tree *t)
 	return ret;
 }
 
+/* 0 if the prepared tree's .config is t->config (see config.h). */
+static int tree_check_config(const struct tree *t)
+{
+	char *got = xasprintf("%s/.config", t->obj);
+	int ret = config_check_kept(t->config, got, t->source);
+
+	free(got);
+	return ret;
+}
+
 static int prepare_fresh(struct tree *t)
 {
 	char *cp[] = { "cp", "-al", (char *)t->source, NULL, NULL };
 	char *cfg = xasprintf("%s/.config", t->obj);
 	char *cpcfg[] = { "cp", (char *)t->config, cfg, NULL };
-	char *targets[] = { "olddefconfig", "prepare", NULL };
+	char *olddefconfig[] = { "olddefconfig", NULL };
+	char *prepare[] = { "prepare", NULL };
 	char *rm[] = { "rm", "-rf", t->src, t->obj, NULL };
 
 	run_logged(rm, t->log);
@@ -147,12 +159,17 @@ static int prepare_fresh(struct tree *t)
 	fprintf(stderr, "  preparing the kernel tree in %s (once per source and config)\n",
 		t->dir);
 	if (run_logged(cp, t->log) || mkdir_p(t->obj) || run_logged(cpcfg, t->log) ||
-	    make_in_tree(t, targets, NULL, NULL)) {
+	    make_in_tree(t, olddefconfig, NULL, NULL)) {
 		free(cfg);
 		return -1;
 	}
 	free(cfg);
-	return 0;
+	/* Before the long make prepare: a tree that cannot be used is not kept. */
+	if (tree_check_config(t)) {
+		run_logged(rm, t->log);
+		return TREE_BAD_CONFIG;
+	}
+	return make_in_tree(t, prepare, NULL, NULL);
 }
 
 int tree_prepare(struct tree *t, const char *cache, const char *log)
@@ -182,10 +199,14 @@ int tree_prepare(struct tree *t, const char *cache, const char *log)
 			ret = close(open(stamp, O_WRONLY | O_CREAT, 0644));
 	} else {
 		ret = recover_patched(t);
+		/* Trees prepared before the check existed count too. */
+		if (!ret && tree_check_config(t))
+			ret = TREE_BAD_CONFIG;
 	}
 	free(stamp);
 	return ret;
 }
+
 
 void tree_release(struct tree *t)
 {

@@ -26,6 +26,12 @@ struct tree {
 /* The compiler the target was built with, from CONFIG_CC_VERSION_TEXT. */
 char *build_config_cc(const char *config);
 
+/*
+ * The prepared tree (cached); TREE_BAD_CONFIG, with a message said, if
+ * the source cannot build @t->config exactly (see config.h), else -1 on
+ * failure (the log says why).
+ */
+#define TREE_BAD_CONFIG 1
 int tree_prepare(struct tree *t, const char *cache, const char *log);
 void tree_release(struct tree *t);
 

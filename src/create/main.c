@@ -426,7 +426,10 @@ int create(struct work *w)
 	if (!w->update.id)
 		w->update.id = inputs_id(w);
 	fprintf(stderr, "ksplice-create: update %s for %s\n", w->update.id, w->release);
-	if (tree_prepare(&w->tree, w->cache, w->log)) {
+	ret = tree_prepare(&w->tree, w->cache, w->log);
+	if (ret == TREE_BAD_CONFIG)
+		return -1;
+	if (ret) {
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
@@ -490,6 +493,7 @@ static int list_units(struct work *w)
 {
 	struct strv units;
 	size_t i;
+	int ret;
 
 	w->cache = cache_dir();
 	w->log = path_join(w->dir, "build.log");
@@ -498,7 +502,10 @@ static int list_units(struct work *w)
 	w->tree.cc = build_config_cc(w->o->config);
 	if (!w->tree.cc)
 		return error("%s has no CONFIG_CC_VERSION_TEXT", w->o->config);
-	if (tree_prepare(&w->tree, w->cache, w->log)) {
+	ret = tree_prepare(&w->tree, w->cache, w->log);
+	if (ret == TREE_BAD_CONFIG)
+		return -1;
+	if (ret) {
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
