@@ -80,16 +80,19 @@ static int add_ref(const struct arch_ref *r, void *arg)
 
 	if (!outside(sc, r) || r->size != 4)
 		return 0;
+	/*
+	 * C code only calls, jumps to or takes the address of a function's
+	 * entry: anything else stays without (shared_check() refuses it).
+	 */
 	to = function_at(sc->obj, sc->sec, r->dest);
-	if (!to)
+	if (!to || to->st.st_value != r->dest)
 		return 0;
 	sc->add = xrealloc(sc->add, (sc->nr_add + 1) * sizeof(*sc->add));
 	sc->add[sc->nr_add++] = (struct reloc){
 		.offset = r->field,
 		.type = R_X86_64_PC32,
-		/* S + A - P = dest - end: A = dest - S - (end - P) */
-		.addend = (long)(r->dest - to->st.st_value) -
-			  (long)(r->end - r->field),
+		/* S + A - P = dest - end, with S = dest */
+		.addend = -(long)(r->end - r->field),
 		.sym = to,
 	};
 	return 0;
