@@ -77,7 +77,7 @@ kmod:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod modules
 
 check: all
-	prove -v tests/t/
+	prove -v --timer tests/t/
 
 # Slower tests, not in check: a header thousands of units include (the
 # preprocessing filter at scale: some 20 minutes on 2 cpus).
