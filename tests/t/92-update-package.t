@@ -13,43 +13,19 @@
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
 plan 63
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/update-package-t.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-make -s tools >/dev/null || bail "cannot build the tools"
-cc -std=gnu11 -Iinclude -Isrc/lib -D_GNU_SOURCE -o "$tmp/uft" \
-	tests/unit/update-file-test.c src/lib/libksplice.a -larchive -lcrypto ||
-	bail "cannot build tests/unit/update-file-test.c"
-
 # Never the real kernel: every tool only says what it would load.
-export KSPLICE_FAKE_MODULES=1 KSPLICE_SYSFS=$tmp/sysfs KSPLICE_RUN=$tmp/run
-export KSPLICE_STORE=$tmp/root/var/lib/ksplice/updates
-export KSPLICE_CMDLINE=$tmp/cmdline KSPLICE_DISABLE_FILE=$tmp/disable
-export PATH=$KSPLICE_TOP/bin:$PATH TMPDIR=$tmp
-rel=$(uname -r) other=6.1.0-99-amd64
+. tests/lib/fake-sysfs.sh
+fake_setup update-package root/var/lib/ksplice/updates
+other=6.1.0-99-amd64
 echo "BOOT_IMAGE=/vmlinuz root=/dev/vda1 quiet" >"$tmp/cmdline"
 
-printf 'core module' >"$tmp/ksplice.ko"
-# update ID RELEASE [DEBIAN]: a fake update file $tmp/ID.tar.gz.
-update() {
-	printf 'update module %s' "$1" >"$tmp/ksplice_$1.ko"
-	UPDATE_FILE_TEST_DEBIAN=$3 "$tmp/uft" write "$tmp/$1.tar.gz" "$1" "$2" \
-		"$tmp/ksplice_$1.ko" "$tmp/ksplice.ko" nfsd4_sequence ||
-		bail "cannot write update $1"
-}
-update nfsd "$rel" 6.1.192-2..6.1.192-3
-update plain "$rel"
-update elsewhere "$other" 6.1.192-2..6.1.192-3
-UPDATE_FILE_TEST_REPLACE=1 update cumul "$rel" 6.1.192-2..6.1.192-4
-update plain2 "$rel" 6.1.192-2..6.1.192-4
+fake_update nfsd "$rel" 6.1.192-2..6.1.192-3
+fake_update plain "$rel"
+fake_update elsewhere "$other" 6.1.192-2..6.1.192-3
+UPDATE_FILE_TEST_REPLACE=1 fake_update cumul "$rel" 6.1.192-2..6.1.192-4
+fake_update plain2 "$rel" 6.1.192-2..6.1.192-4
 [ -n "${UPDATE_FILE_TEST_DEBIAN:-}" ] && bail "env leak"
 
-# A fake core's directory for update ID, as its module's load makes it.
-registered() {
-	mkdir -p "$KSPLICE_SYSFS/$1"
-	echo loaded >"$KSPLICE_SYSFS/$1/stage"
-	echo none >"$KSPLICE_SYSFS/$1/abort_cause"
-	echo "nfsd4_sequence ffffffffc0a01000 ffffffffc0b02000" >"$KSPLICE_SYSFS/$1/functions"
-}
 stage() { cat "$KSPLICE_SYSFS/$1/stage" 2>/dev/null || echo none; }
 
 ### The package.
@@ -88,7 +64,7 @@ like "$out" 'not a ksplice update file' "... saying so"
 is "$(ls "$tmp/out" | wc -l)" 2 "no package was written by the refused runs"
 
 ### Its maintainer scripts, on the running ABI.
-registered nfsd
+fake_registered nfsd
 out=$("$tmp/ctl/postinst" configure 2>&1)
 ok $? "postinst configure succeeds"
 like "$out" 'Done! Applied update nfsd' "... applying the update (ksplice-apply --installed)"
@@ -115,7 +91,7 @@ st=$?
 [ $st -eq 1 ]; ok $? "ksplice-apply --installed then exits 1"
 
 # The kill switches.
-registered nfsd
+fake_registered nfsd
 echo "root=/dev/vda1 ksplice=off quiet" >"$tmp/cmdline"
 out=$(ksplice-apply --installed 2>&1)
 ok $? "ksplice=off: --installed succeeds"
@@ -132,7 +108,7 @@ is "$(stage nfsd)" applied "neither (ksplice=offline is another word): applied"
 
 # One update that cannot apply does not stop the others.
 rm -rf "$KSPLICE_SYSFS"
-registered nfsd
+fake_registered nfsd
 cp "$tmp/elsewhere.tar.gz" "$KSPLICE_STORE/$rel/00-elsewhere.tar.gz"
 out=$(ksplice-apply --installed 2>&1)
 st=$?
@@ -142,7 +118,7 @@ is "$(stage nfsd)" applied "... and applies the next one"
 
 ### On another ABI: nothing now, at the next boot.
 rm -rf "$KSPLICE_SYSFS" "$tmp/root" "$tmp/ctl"
-registered elsewhere
+fake_registered elsewhere
 ksplice-package -o "$tmp/out" "$tmp/elsewhere.tar.gz" >/dev/null
 dpkg-deb -e "$tmp/out/ksplice-updates-${other}_6.1.192-3_amd64.deb" "$tmp/ctl"
 out=$("$tmp/ctl/postinst" configure 2>&1)
@@ -164,7 +140,7 @@ done
 prev=$KSPLICE_RUN/previous-ksplice-updates-$rel
 mkdir -p "$KSPLICE_STORE/$rel"
 cp "$tmp/nfsd.tar.gz" "$KSPLICE_STORE/$rel/01-nfsd.tar.gz"
-registered nfsd
+fake_registered nfsd
 "$tmp/ctl-6.1.192-3/postinst" configure >/dev/null 2>&1
 is "$(stage nfsd)" applied "version 6.1.192-3 installed: nfsd applied"
 out=$("$tmp/ctl-6.1.192-3/prerm" upgrade 6.1.192-4 2>&1)
@@ -182,7 +158,7 @@ unlike "$out" 'Reversed|would unload module ksplice_nfsd' "... and leaves nfsd a
 is "$(stage nfsd)" applied "... nfsd stays in force"
 like "$out" "previous version's updates stay applied: nfsd" "... saying so too"
 is "$(cat "$prev" 2>/dev/null)" " nfsd" "... still listed"
-registered cumul
+fake_registered cumul
 out=$("$tmp/ctl-6.1.192-4/prerm" remove 2>&1)
 ok $? "the new prerm remove succeeds"
 like "$out" 'Done! Reversed update nfsd' "... undoing the previous version's update too"
@@ -191,8 +167,8 @@ is "$(stage nfsd)" reversed "... which is reversed"
 
 # Not cumulative: the old one is undone first, then the new one applies.
 rm -rf "$KSPLICE_SYSFS" "$KSPLICE_STORE/$rel"/*
-registered nfsd
-registered plain2
+fake_registered nfsd
+fake_registered plain2
 cp "$tmp/nfsd.tar.gz" "$KSPLICE_STORE/$rel/01-nfsd.tar.gz"
 "$tmp/ctl-6.1.192-3/postinst" configure >/dev/null 2>&1
 "$tmp/ctl-6.1.192-3/prerm" upgrade 6.1.192-4+nc >/dev/null 2>&1

@@ -9,19 +9,8 @@
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
 plan 38
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/status-t.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-make -s tools >/dev/null || bail "cannot build the tools"
-cc -std=gnu11 -Iinclude -Isrc/lib -D_GNU_SOURCE -o "$tmp/uft" \
-	tests/unit/update-file-test.c src/lib/libksplice.a -larchive -lcrypto ||
-	bail "cannot build tests/unit/update-file-test.c"
-
-export KSPLICE_FAKE_MODULES=1 KSPLICE_SYSFS=$tmp/sysfs KSPLICE_RUN=$tmp/run
-export KSPLICE_STORE=$tmp/store KSPLICE_CMDLINE=$tmp/cmdline
-export KSPLICE_DISABLE_FILE=$tmp/disable
-export PATH=$KSPLICE_TOP/bin:$PATH TMPDIR=$tmp
-rel=$(uname -r)
-echo "quiet" >"$tmp/cmdline"
+. tests/lib/fake-sysfs.sh
+fake_setup status
 mkdir -p "$KSPLICE_SYSFS" "$KSPLICE_STORE/$rel"
 
 ### CVE ids from Debian's changelog (the pinned source packages, cached).
@@ -36,15 +25,8 @@ out=$(ksplice-create --list-cves 6.1.192-1..nope 2>&1)
 [ $? -eq 1 ]; ok $? "a bad range: refused"
 
 ### The manifest: cve lines, format 3 only with them.
-printf 'core' >"$tmp/ksplice.ko"
-update() {	# ID DEBIAN CVES
-	printf 'update %s' "$1" >"$tmp/ksplice_$1.ko"
-	UPDATE_FILE_TEST_DEBIAN=$2 UPDATE_FILE_TEST_CVES=$3 "$tmp/uft" write \
-		"$tmp/$1.tar.gz" "$1" "$rel" "$tmp/ksplice_$1.ko" "$tmp/ksplice.ko" \
-		nfsd4_sequence || bail "cannot write update $1"
-}
-update nfsd 6.1.192-2..6.1.192-3 "CVE-2026-99362 CVE-2026-1234"
-update plain "" ""
+fake_update nfsd "$rel" 6.1.192-2..6.1.192-3 "CVE-2026-99362 CVE-2026-1234"
+fake_update plain "$rel" "" ""
 mkdir "$tmp/x1" "$tmp/x2"
 m=$("$tmp/uft" extract "$tmp/nfsd.tar.gz" "$tmp/x1")
 like "$m" '^format: 3$' "an update with CVEs is format 3"
@@ -57,13 +39,6 @@ out=$(UPDATE_FILE_TEST_CVES="CVE-26-1" "$tmp/uft" write "$tmp/bad.tar.gz" bad "$
 ok $? "an invalid CVE id is refused, nothing written"
 like "$out" "invalid CVE id 'CVE-26-1'" "... saying so"
 
-registered() {
-	mkdir -p "$KSPLICE_SYSFS/$1"
-	echo loaded >"$KSPLICE_SYSFS/$1/stage"
-	echo none >"$KSPLICE_SYSFS/$1/abort_cause"
-	: >"$KSPLICE_SYSFS/$1/abort_detail"
-	echo "nfsd4_sequence ffffffffc0a01000 ffffffffc0b02000" >"$KSPLICE_SYSFS/$1/functions"
-}
 json() {	# PYTHON-EXPRESSION on the parsed JSON "j"
 	ksplice-view --json >"$tmp/json" 2>&1 &&
 	python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($1)" "$tmp/json"
@@ -71,7 +46,7 @@ json() {	# PYTHON-EXPRESSION on the parsed JSON "j"
 
 ### --status before and after --installed.
 cp "$tmp/nfsd.tar.gz" "$KSPLICE_STORE/$rel/01-nfsd.tar.gz"
-registered nfsd
+fake_registered nfsd
 out=$(ksplice-view --status)
 is "$?" 3 "--status: installed, not applied: exit 3"
 like "$out" "^not-applied: 0 of 1 updates installed for $rel applied" "... saying so"
@@ -105,8 +80,8 @@ is "$(json 'repr(j["updates"][0]["abort_detail"])')" \
 	"'bad \"quote\" \\\\ back\\nslash\\ttab\\x01'" "--json: hostile strings are escaped (valid JSON, same text)"
 
 ### A newer update: the effective version in dpkg's order (-10 > -3).
-update newer 6.1.192-3..6.1.192-10 "CVE-2026-5555"
-registered newer
+fake_update newer "$rel" 6.1.192-3..6.1.192-10 "CVE-2026-5555"
+fake_registered newer
 ksplice-apply "$tmp/newer.tar.gz" >/dev/null 2>&1
 ok $? "a second update applies"
 like "$(ksplice-uname -v)" 'Debian 6.1.192-10([ )]|$)' "ksplice-uname -v: 6.1.192-10, later than -3 in dpkg's order"
@@ -125,7 +100,7 @@ like "$out" "not applied: .*01-nfsd.tar.gz: the core or update module did not lo
 is "$(json 'j["status"], j["installed"][0]["failure"]')" \
 	"failed the core or update module did not load, or the update did not register" "--json: failed, and why"
 is "$(ksplice-uname -v)" "$(uname -v)" "ksplice-uname -v with nothing applied: uname -v"
-registered nfsd
+fake_registered nfsd
 ksplice-apply --installed >/dev/null 2>&1
 ksplice-view --status >/dev/null
 is "$?" 0 "applied at the next try: exit 0, the failure forgotten"

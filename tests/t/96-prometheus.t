@@ -10,37 +10,13 @@
 cd "$KSPLICE_TOP" || bail "no $KSPLICE_TOP"
 plan 21
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/prometheus-t.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-make -s tools >/dev/null || bail "cannot build the tools"
-cc -std=gnu11 -Iinclude -Isrc/lib -D_GNU_SOURCE -o "$tmp/uft" \
-	tests/unit/update-file-test.c src/lib/libksplice.a -larchive -lcrypto ||
-	bail "cannot build tests/unit/update-file-test.c"
+. tests/lib/fake-sysfs.sh
+fake_setup prometheus
 /usr/bin/python3 -c 'import prometheus_client.parser' 2>/dev/null ||
 	bail "no python3-prometheus-client (scripts/deps installs it)"
 
-export KSPLICE_FAKE_MODULES=1 KSPLICE_SYSFS=$tmp/sysfs KSPLICE_RUN=$tmp/run
-export KSPLICE_STORE=$tmp/store KSPLICE_CMDLINE=$tmp/cmdline
-export KSPLICE_DISABLE_FILE=$tmp/disable
-export PATH=$KSPLICE_TOP/bin:$PATH TMPDIR=$tmp
-rel=$(uname -r)
-echo "quiet" >"$tmp/cmdline"
 mkdir -p "$KSPLICE_SYSFS" "$KSPLICE_STORE/$rel"
-
-printf 'core' >"$tmp/ksplice.ko"
-update() {	# ID DEBIAN CVES
-	printf 'update %s' "$1" >"$tmp/ksplice_$1.ko"
-	UPDATE_FILE_TEST_DEBIAN=$2 UPDATE_FILE_TEST_CVES=$3 "$tmp/uft" write \
-		"$tmp/$1.tar.gz" "$1" "$rel" "$tmp/ksplice_$1.ko" "$tmp/ksplice.ko" \
-		nfsd4_sequence || bail "cannot write update $1"
-}
-registered() {
-	mkdir -p "$KSPLICE_SYSFS/$1"
-	echo loaded >"$KSPLICE_SYSFS/$1/stage"
-	echo none >"$KSPLICE_SYSFS/$1/abort_cause"
-	echo "nfsd4_sequence ffffffffc0a01000 ffffffffc0b02000" >"$KSPLICE_SYSFS/$1/functions"
-}
-update nfsd 6.1.192-2..6.1.192-3 "CVE-2026-99362 CVE-2026-1234"
+fake_update nfsd "$rel" 6.1.192-2..6.1.192-3 "CVE-2026-99362 CVE-2026-1234"
 
 # metrics: every sample as "name{label=value,...} value", labels sorted,
 # parsed by prometheus_client; a parse error fails.
@@ -71,7 +47,7 @@ like "$out" '^ksplice_status\{status=not-applied\} 1$' "installed, not applied: 
 like "$out" '^ksplice_status\{status=up-to-date\} 0$' "... up-to-date 0"
 
 ### Applied.
-registered nfsd
+fake_registered nfsd
 ksplice-apply --installed >/dev/null 2>&1 || bail "cannot apply (fake)"
 out=$(metrics)
 ok $? "--prometheus with nfsd applied"
@@ -85,7 +61,7 @@ like "$out" '^ksplice_updates_installed_applied\{\} 1$' "... 1 installed update 
 like "$out" '^ksplice_disabled\{\} 0$' "... not disabled"
 
 ### A loaded update not applied, whose stage needs escaping.
-registered odd
+fake_registered odd
 printf 'odd "quoted" \\ back\nslash' >"$KSPLICE_SYSFS/odd/stage"
 out=$(metrics)
 ok $? "a stage with quotes, a backslash and a newline: still parsed"
