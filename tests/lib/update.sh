@@ -46,3 +46,14 @@ patched_source() {
 	fi
 	printf '%s\n' "$dir/linux"
 }
+
+# sed_patch SOURCE FILE PATCH SED-ARGS...: PATCH, the change sed SED-ARGS
+# makes to FILE (a path in the kernel tree SOURCE); fails when sed changed
+# nothing (the edit does not fit this source).
+sed_patch() {
+	local src=$1 f=$2 out=$3
+	shift 3
+	sed "$@" "$src/$f" >"$out.c" || return
+	diff -u --label "a/$f" --label "b/$f" "$src/$f" "$out.c" >"$out"
+	[ $? -eq 1 ]
+}

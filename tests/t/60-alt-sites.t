@@ -13,12 +13,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 plan 31
 src=$(ksplice_source)
-mkdir -p "$tmp/a/kernel"
-cp "$src/kernel/sys.c" "$tmp/a/kernel/sys.c"
-sed -e '/opt != PR_SET_MM_MAP_SIZE)))/{n;s/$/\n\tif (opt == 0x6b73)\n\t\treturn 0x4b53;/}' \
-    -e 's/^\tcase PR_SET_VMA:$/\tcase 0x6b73706c:\n\t\terror = 0x4b53;\n\t\tbreak;\n&/' \
-	"$tmp/a/kernel/sys.c" >"$tmp/sys.c"
-(cd "$tmp/a" && diff -u kernel/sys.c ../sys.c | sed '1s|.*|--- a/kernel/sys.c|;2s|.*|+++ b/kernel/sys.c|') >"$tmp/prctl.patch"
+sed_patch "$src" kernel/sys.c "$tmp/prctl.patch" -e '/opt != PR_SET_MM_MAP_SIZE)))/{n;s/$/\n\tif (opt == 0x6b73)\n\t\treturn 0x4b53;/}' \
+    -e 's/^\tcase PR_SET_VMA:$/\tcase 0x6b73706c:\n\t\terror = 0x4b53;\n\t\tbreak;\n&/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/prctl.patch")" -eq 6 ] || bail "the patch does not apply to this source"
 
 cat >"$tmp/probe.c" <<'C'

@@ -21,11 +21,8 @@ fi
 [ "$(grep -c '2\*PAGE_SIZE' "$skew/linux/arch/x86/include/asm/page_64.h")" -eq 2 ]
 ok $? "the skewed source differs in both forms of the TASK_SIZE_MAX alternative"
 
-mkdir -p "$tmp/a/kernel"
-cp "$skew/linux/kernel/sys.c" "$tmp/a/kernel/sys.c"
-sed -e '/opt != PR_SET_MM_MAP_SIZE)))/{n;s/$/\n\tif (opt == 0x6b73)\n\t\treturn 0x4b53;/}' \
-	"$tmp/a/kernel/sys.c" >"$tmp/sys.c"
-(cd "$tmp/a" && diff -u kernel/sys.c ../sys.c | sed '1s|.*|--- a/kernel/sys.c|;2s|.*|+++ b/kernel/sys.c|') >"$tmp/skew.patch"
+sed_patch "$skew/linux" kernel/sys.c "$tmp/skew.patch" -e '/opt != PR_SET_MM_MAP_SIZE)))/{n;s/$/\n\tif (opt == 0x6b73)\n\t\treturn 0x4b53;/}' ||
+	bail "the edit does not fit this source"
 upd=$(make_update "$tmp/skew.patch" altskew "$skew/linux")
 ok $? "ksplice-create builds the update from the skewed source"
 [ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-altskew.log"; bail "no update file"; }

@@ -12,10 +12,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 plan 16
 src=$(ksplice_source)
 f=arch/x86/kernel/process_64.c
-mkdir -p "$tmp/a/$(dirname $f)"
-cp "$src/$f" "$tmp/a/$f"
-sed 's/^\tcase ARCH_GET_GS: {$/\tcase 0x6b73:\n\t\tret = 0x4b53;\n\t\tbreak;\n&/' "$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/pv.patch"
+sed_patch "$src" $f "$tmp/pv.patch" 's/^\tcase ARCH_GET_GS: {$/\tcase 0x6b73:\n\t\tret = 0x4b53;\n\t\tbreak;\n&/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/pv.patch")" -eq 4 ] || bail "the patch does not apply to this source"
 
 cat >"$tmp/probe.c" <<'C'

@@ -15,11 +15,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 plan 12
 src=$(ksplice_source)
 f=kernel/printk/printk.c
-mkdir -p "$tmp/a/$(dirname $f)"
-cp "$src/$f" "$tmp/a/$f"
-sed '/^static size_t info_print_prefix/,/^}/s/^\treturn len;$/\tif (time \&\& len > 1 \&\& buf[len - 2] == 0x5d)\n\t\tbuf[len - 1] = 0x7c;\n&/' \
-	"$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/prefix.patch"
+sed_patch "$src" $f "$tmp/prefix.patch" '/^static size_t info_print_prefix/,/^}/s/^\treturn len;$/\tif (time \&\& len > 1 \&\& buf[len - 2] == 0x5d)\n\t\tbuf[len - 1] = 0x7c;\n&/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/prefix.patch")" -eq 3 ] || bail "the patch does not apply to this source"
 
 upd=$(make_update "$tmp/prefix.patch" prefix)

@@ -16,10 +16,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 plan 12
 src=$(ksplice_source)
 f=kernel/exit.c
-mkdir -p "$tmp/a/$(dirname $f)"
-cp "$src/$f" "$tmp/a/$f"
-sed 's/^\tWARN_ON(irqs_disabled());$/&\n\tif (code == (0x6b << 8))\n\t\tcode = 0x4b << 8;/' "$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/exit.patch"
+sed_patch "$src" $f "$tmp/exit.patch" 's/^\tWARN_ON(irqs_disabled());$/&\n\tif (code == (0x6b << 8))\n\t\tcode = 0x4b << 8;/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/exit.patch")" -eq 3 ] || bail "the patch does not apply to this source"
 
 cat >"$tmp/probe.c" <<'C'

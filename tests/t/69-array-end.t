@@ -17,11 +17,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 plan 17
 src=$(ksplice_source)
 f=fs/proc/base.c
-mkdir -p "$tmp/a/$(dirname $f)"
-cp "$src/$f" "$tmp/a/$f"
-sed '/^static struct dentry \*proc_tgid_base_lookup/,/^}/s/^\treturn proc_pident_lookup(dir, dentry,$/\tif (dentry->d_name.len == 7 \&\& !memcmp(dentry->d_name.name, "ksplice", 7))\n\t\treturn ERR_PTR(-EXDEV);\n&/' \
-	"$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/tgid.patch"
+sed_patch "$src" $f "$tmp/tgid.patch" '/^static struct dentry \*proc_tgid_base_lookup/,/^}/s/^\treturn proc_pident_lookup(dir, dentry,$/\tif (dentry->d_name.len == 7 \&\& !memcmp(dentry->d_name.name, "ksplice", 7))\n\t\treturn ERR_PTR(-EXDEV);\n&/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/tgid.patch")" -eq 3 ] || bail "the patch does not apply to this source"
 
 upd=$(make_update "$tmp/tgid.patch" tgid)
@@ -32,11 +29,8 @@ like "$(cat "$tmp/create-tgid.log")" 'changed function: proc_tgid_base_lookup' "
 # sel_fill_super's loop ends at its files table's end: it matches too
 # (nothing runs it after boot: selinuxfs is mounted once, if at all).
 f=security/selinux/selinuxfs.c
-mkdir -p "$tmp/a/$(dirname $f)"
-cp "$src/$f" "$tmp/a/$f"
-sed 's/^\tret = simple_fill_super(sb, SELINUX_MAGIC, selinux_files);$/\tpr_debug("ksplice sel_fill_super\\n");\n&/' \
-	"$tmp/a/$f" >"$tmp/sel.c"
-(cd "$tmp/a" && diff -u $f ../sel.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/sel.patch"
+sed_patch "$src" $f "$tmp/sel.patch" 's/^\tret = simple_fill_super(sb, SELINUX_MAGIC, selinux_files);$/\tpr_debug("ksplice sel_fill_super\\n");\n&/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/sel.patch")" -eq 2 ] || bail "the selinuxfs patch does not apply to this source"
 sel=$(make_update "$tmp/sel.patch" sel)
 ok $? "ksplice-create builds the update of sel_fill_super"

@@ -16,10 +16,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 plan 9
 src=$(ksplice_source)
 f=kernel/bpf/core.c
-mkdir -p "$tmp/a/$(dirname $f)"
-cp "$src/$f" "$tmp/a/$f"
-sed 's/^\tJMP_EXIT:$/&\n\t\tif (BPF_R0 == 0x0005006b)\n\t\t\tBPF_R0 = 0x0005004b;/' "$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/bpf.patch"
+sed_patch "$src" $f "$tmp/bpf.patch" 's/^\tJMP_EXIT:$/&\n\t\tif (BPF_R0 == 0x0005006b)\n\t\t\tBPF_R0 = 0x0005004b;/' ||
+	bail "the edit does not fit this source"
 [ "$(grep -c '^+' "$tmp/bpf.patch")" -eq 3 ] || bail "the patch does not apply to this source"
 
 cat >"$tmp/probe.c" <<'C'
