@@ -7,6 +7,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/kobject.h>
+#include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -158,6 +159,7 @@ struct ksplice_kernel {
 	struct task_struct *(*idle_task)(int cpu);
 	int (*jump_label_reserved)(void *start, void *end);
 	int (*static_call_reserved)(void *start, void *end);
+	struct kprobe *(*get_kprobe)(void *addr);
 };
 
 extern struct ksplice_kernel ksplice_k;

@@ -43,9 +43,30 @@ static __printf(2, 3) bool ksplice_fail(struct ksplice_match *m,
 	return false;
 }
 
+/*
+ * A kprobe's int3, or the jmp of an optimized one, reads as a mismatch at
+ * its first byte, or up to 4 bytes later when the instruction it covers
+ * began with the same byte.  Its address, if one is set at or just before
+ * @addr; 0 if none.
+ */
+static unsigned long ksplice_kprobe_near(unsigned long addr,
+					 unsigned long start)
+{
+	unsigned long a, found = 0;
+
+	/* get_kprobe walks an RCU list. */
+	rcu_read_lock();
+	for (a = addr; a >= start && a + KSPLICE_JMP_LEN > addr && !found; a--)
+		if (ksplice_k.get_kprobe((void *)a))
+			found = a;
+	rcu_read_unlock();
+	return found;
+}
+
 static bool ksplice_match_bytes(struct ksplice_match *m)
 {
 	const struct ksplice_func *f = m->f;
+	unsigned long probe;
 	unsigned int i, n;
 
 	for (i = 0; i < f->pre_size; i++) {
@@ -53,6 +74,11 @@ static bool ksplice_match_bytes(struct ksplice_match *m)
 		    m->run[i] == f->pre[i])
 			continue;
 		n = min(8U, f->pre_size - i);
+		probe = ksplice_kprobe_near(m->addr + i, m->addr);
+		if (probe)
+			return ksplice_fail(m, "%s+0x%x: a kprobe is set at %pS (running %*ph, expected %*ph); remove it and try again",
+					    f->name, i, (void *)probe, n,
+					    m->run + i, n, f->pre + i);
 		return ksplice_fail(m, "%s+0x%x: running %*ph, expected %*ph",
 				    f->name, i, n, m->run + i, n, f->pre + i);
 	}

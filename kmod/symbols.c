@@ -56,6 +56,7 @@ static const struct {
 	KSPLICE_KSYM(idle_task, "idle_task"),
 	KSPLICE_KSYM(jump_label_reserved, "jump_label_text_reserved"),
 	KSPLICE_KSYM(static_call_reserved, "static_call_text_reserved"),
+	KSPLICE_KSYM(get_kprobe, "get_kprobe"),
 };
 
 int ksplice_symbols_init(void)

@@ -15,9 +15,8 @@
 #  (c) a kprobe inside the bytes ksplice's jmp overwrites (+5, right after
 #      the ftrace call): its int3 is not the code the update was built
 #      against, so apply must refuse, and the probe must still fire.  The
-#      refusal names the function, the offset and the bytes found (the
-#      optimized probe's jmp, or its int3); it does not yet say that a
-#      kprobe put them there (it suggests a source mismatch).
+#      refusal says a kprobe is set there, naming the function, the
+#      offset and the bytes found (the optimized probe's jmp, or its int3).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
@@ -126,7 +125,7 @@ like "$out" '^B-UNDO2=0$' "(b) the update undoes under the tracer"
 like "$out" '^B-UNDONE2-OLD$' "(b) /proc/cmdline is the stock one again"
 like "$out" '^C-PROBE=0$' "(c) a kprobe inside the bytes the jmp would take is set"
 like "$out" '^C-APPLY=[1-9]' "(c) the update is refused"
-like "$out" '^C-APPLY: .*cmdline_proc_show\+0x5: running (e9|cc) ' "(c) with a message naming the function, the offset and the probe's bytes"
+like "$out" '^C-APPLY: .*cmdline_proc_show\+0x5: a kprobe is set at cmdline_proc_show\+0x5/0x[0-9a-f]+ \(running (e9|cc) .*remove it' "(c) with a message saying a kprobe is set there, naming the function, the offset and the probe's bytes"
 like "$out" '^C-UNCHANGED-OLD$' "(c) /proc/cmdline is unchanged"
 like "$out" '^C-KPROBE-HITS=[1-9]' "(c) and the kprobe still fires"
 unlike "$out" '^C-LEFT' "(c) no update is left loaded"
