@@ -29,6 +29,7 @@ static const int ksplice_abort_errno[] = {
 	[KSPLICE_ABORT_OUT_OF_MEMORY] = -ENOMEM,
 	[KSPLICE_ABORT_UNEXPECTED] = -EIO,
 	[KSPLICE_ABORT_REFUSED] = -EPERM,
+	[KSPLICE_ABORT_PROBED] = -EBUSY,
 };
 
 /* Records why an operation failed; returns the errno for the caller. */

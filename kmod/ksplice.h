@@ -43,6 +43,7 @@ enum ksplice_abort {
 	KSPLICE_ABORT_OUT_OF_MEMORY,
 	KSPLICE_ABORT_UNEXPECTED,
 	KSPLICE_ABORT_REFUSED,		/* by a hook of the update */
+	KSPLICE_ABORT_PROBED,		/* a kprobe in the code */
 };
 
 /* What covers a byte of pre code, for matching. */

@@ -25,6 +25,7 @@ struct ksplice_match {
 					 * @addr or an update's new code */
 	unsigned long found_code;	/* ->code of the match */
 	bool refused;			/* a stacking refusal is in ->why */
+	bool probed;			/* a kprobe's bytes are: see ->why */
 	u8 *run;			/* its running bytes */
 	u8 *skip;			/* bytes verified by their site */
 	struct ksplice_bindings pending; /* learned from this candidate */
@@ -74,9 +75,10 @@ static bool ksplice_match_bytes(struct ksplice_match *m)
 		    m->run[i] == f->pre[i])
 			continue;
 		n = min(8U, f->pre_size - i);
-		probe = ksplice_kprobe_near(m->addr + i, m->addr);
+		probe = ksplice_kprobe_near(m->code + i, m->code);
+		m->probed = probe;
 		if (probe)
-			return ksplice_fail(m, "%s+0x%x: a kprobe is set at %pS (running %*ph, expected %*ph); remove it and try again",
+			return ksplice_fail(m, "%s+0x%x: a kprobe is set at %pS (running %*ph, expected %*ph)",
 					    f->name, i, (void *)probe, n,
 					    m->run + i, n, f->pre + i);
 		return ksplice_fail(m, "%s+0x%x: running %*ph, expected %*ph",
@@ -326,6 +328,7 @@ static bool ksplice_match_candidate(struct ksplice_match *m)
 	unsigned int n = ksplice_stack_get(m->addr, s, ARRAY_SIZE(s));
 
 	m->refused = false;
+	m->probed = false;
 	if (!n)
 		return ksplice_match_at(m, m->addr, NULL, 0);
 	if (n > ARRAY_SIZE(s))
@@ -371,7 +374,7 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 {
 	unsigned long cands[KSPLICE_MAX_CANDIDATES];
 	char first[KSPLICE_DETAIL_LEN] = "";
-	bool refused = false;
+	bool refused = false, probed = false;
 	int nr, i;
 
 	*hits = 0;
@@ -392,9 +395,11 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 		if (!ksplice_candidate_ok(m, m->addr))
 			continue;
 		if (!ksplice_match_candidate(m)) {
-			if (!first[0] || (m->refused && !refused))
+			if (!first[0] || (m->refused && !refused) ||
+			    (m->probed && !probed && !refused))
 				strscpy(first, m->why, sizeof(first));
 			refused |= m->refused;
+			probed |= m->probed;
 			ksplice_bindings_clear(&m->pending);
 			continue;
 		}
@@ -419,6 +424,9 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 	} else if (refused) {
 		strscpy(m->why, first, sizeof(m->why));
 		return KSPLICE_ABORT_ALREADY_APPLIED;
+	} else if (probed) {
+		strscpy(m->why, first, sizeof(m->why));
+		return KSPLICE_ABORT_PROBED;
 	} else if (!first[0]) {
 		/* Other functions of the update claim them all: malformed. */
 		ksplice_fail(m, "%s: all %d candidates taken by other functions of the update",

@@ -46,6 +46,7 @@ static const char * const ksplice_abort_names[] = {
 	[KSPLICE_ABORT_OUT_OF_MEMORY] = "out_of_memory",
 	[KSPLICE_ABORT_UNEXPECTED] = "unexpected",
 	[KSPLICE_ABORT_REFUSED] = "refused",
+	[KSPLICE_ABORT_PROBED] = "probed",
 };
 
 const char *ksplice_stage_name(enum ksplice_stage stage)

@@ -22,7 +22,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 35
+plan 38
 cl=$(make_update "$KSPLICE_TOP/examples/cmdline.patch" cmdline)
 ok $? "the cmdline update builds"
 
@@ -88,6 +88,7 @@ out=$(vm --smp 2 --file "$cl" -- '
 	probe kc $fn+5; echo "C-PROBE=$?"
 	ksplice-apply ksplice-cmdline.tar.gz >/tmp/c 2>&1; echo "C-APPLY=$?"
 	sed "s/^/C-APPLY: /" /tmp/c
+	dmesg | grep -q "cmdline: probed: cmdline_proc_show+0x5: a kprobe" && echo "C-CAUSE=probed"
 	: >$T/trace
 	old C-UNCHANGED; echo "C-KPROBE-HITS=$(hits kc)"
 	[ -e /sys/kernel/ksplice/cmdline ] && echo C-LEFT
@@ -125,7 +126,10 @@ like "$out" '^B-UNDO2=0$' "(b) the update undoes under the tracer"
 like "$out" '^B-UNDONE2-OLD$' "(b) /proc/cmdline is the stock one again"
 like "$out" '^C-PROBE=0$' "(c) a kprobe inside the bytes the jmp would take is set"
 like "$out" '^C-APPLY=[1-9]' "(c) the update is refused"
-like "$out" '^C-APPLY: .*cmdline_proc_show\+0x5: a kprobe is set at cmdline_proc_show\+0x5/0x[0-9a-f]+ \(running (e9|cc) .*remove it' "(c) with a message saying a kprobe is set there, naming the function, the offset and the probe's bytes"
+like "$out" '^C-APPLY: .*could not apply update cmdline: a kprobe is set in the code being replaced$' "(c) with a message saying a kprobe is in the way"
+like "$out" '^C-APPLY: .*cmdline_proc_show\+0x5: a kprobe is set at cmdline_proc_show\+0x5/0x[0-9a-f]+ \(running (e9|cc) ' "(c) naming the function, the offset, the probe and its bytes"
+like "$out" '^C-APPLY: .*remove the kprobe .*kprobe_events\) and retry' "(c) and saying how to go on"
+like "$out" '^C-CAUSE=probed$' "(c) the core's abort cause is probed (kernel log)"
 like "$out" '^C-UNCHANGED-OLD$' "(c) /proc/cmdline is unchanged"
 like "$out" '^C-KPROBE-HITS=[1-9]' "(c) and the kprobe still fires"
 unlike "$out" '^C-LEFT' "(c) no update is left loaded"
