@@ -85,7 +85,21 @@ bool ksplice_arch_site_match(unsigned int kind,
 bool ksplice_arch_alt_match(const struct ksplice_site_ctx *c,
 			    const struct ksplice_site *group, unsigned int nr);
 
-/* Offset in a function at which its jump is written. */
+/*
+ * Entry bytes the kernel rewrites as it loads code, outside any site the
+ * update lists: marks in @skip those of @f's pre code whose running bytes
+ * (@run) hold the rewritten form.  x86: an endbr64 that apply_seal_endbr()
+ * turned into its poison nop (6.2+ with CONFIG_X86_KERNEL_IBT, for each
+ * function whose address is never taken).
+ */
+void ksplice_arch_match_entry(const struct ksplice_func *f, const u8 *run,
+			      u8 *skip);
+/* Does @f start (after any endbr64) with an ftrace site? */
+bool ksplice_arch_ftrace_site(const struct ksplice_func *f);
+/*
+ * Offset in a function at which its jump is written: after its endbr64
+ * (indirect calls must still land on one) and its ftrace site.
+ */
 unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f);
 /* Encode a jump from @from to @to; -ERANGE if out of reach. */
 int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn);

@@ -6,8 +6,8 @@
 #include <linux/elf.h>
 #include <linux/string.h>
 #include <asm/text-patching.h>
-#include <asm/unaligned.h>
 #include "ksplice.h"
+#include "compat.h"
 #include "arch_x86.h"
 
 unsigned long *ksplice_return_thunk_var;
@@ -87,21 +87,55 @@ bool ksplice_arch_runtime_symbol(const char *name)
 	       !strncmp(name, THUNK_PREFIX, strlen(THUNK_PREFIX));
 }
 
-/*
- * The jump goes after the function's ftrace site, if it starts with one:
- * ftrace owns those 5 bytes and would refuse to (and warn when it tries
- * to) trace a function whose nop it no longer finds.  Tracing the old
- * function keeps working; the tracer returns into the jump.
- */
-unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f)
+/* An IBT kernel (CONFIG_X86_KERNEL_IBT) starts each function with endbr64. */
+static const u8 ksplice_endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+/* What apply_seal_endbr() writes over it: gen_endbr_poison(), osp nopl (%rax). */
+static const u8 ksplice_endbr_poison[] = { 0x66, 0x0f, 0x1f, 0x00 };
+
+/* Length of the endbr64 that starts @f's pre code, 0 if none does. */
+static unsigned int ksplice_endbr_len(const struct ksplice_func *f)
 {
-	unsigned int i;
+	if (f->pre_size >= sizeof(ksplice_endbr64) &&
+	    !memcmp(f->pre, ksplice_endbr64, sizeof(ksplice_endbr64)))
+		return sizeof(ksplice_endbr64);
+	return 0;
+}
+
+/*
+ * Only the pre code's own endbr64 at the entry, only the kernel's exact
+ * poison: a sealed function is the same code, with no landing pad for
+ * indirect calls (nothing takes its address).
+ */
+void ksplice_arch_match_entry(const struct ksplice_func *f, const u8 *run,
+			      u8 *skip)
+{
+	unsigned int n = ksplice_endbr_len(f);
+
+	if (n && !memcmp(run, ksplice_endbr_poison, n))
+		memset(skip, 1, n);
+}
+
+bool ksplice_arch_ftrace_site(const struct ksplice_func *f)
+{
+	unsigned int off = ksplice_endbr_len(f), i;
 
 	for (i = 0; i < f->nr_pre_sites; i++)
 		if (f->pre_sites[i].kind == KSPLICE_SITE_MCOUNT &&
-		    f->pre_sites[i].offset == 0)
-			return 5;
-	return 0;
+		    f->pre_sites[i].offset == off)
+			return true;
+	return false;
+}
+
+/*
+ * The jump goes after the function's endbr64 (as ftrace's own call does on
+ * IBT kernels), so that an indirect call still lands on it, and after its
+ * ftrace site: ftrace owns those 5 bytes and would refuse to (and warn when
+ * it tries to) trace a function whose nop it no longer finds.  Tracing the
+ * old function keeps working; the tracer returns into the jump.
+ */
+unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f)
+{
+	return ksplice_endbr_len(f) + (ksplice_arch_ftrace_site(f) ? 5 : 0);
 }
 
 /* The kernel's own encoder, as static calls and text_poke_bp use it. */

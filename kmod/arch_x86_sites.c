@@ -10,8 +10,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/nops.h>
-#include <asm/unaligned.h>
 #include "ksplice.h"
+#include "compat.h"
 #include "arch_x86.h"
 
 /* The order of __x86_indirect_thunk_array (arch/x86/lib/retpoline.S). */

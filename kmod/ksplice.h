@@ -64,6 +64,7 @@ struct ksplice_fstate {
 	unsigned int *site_rel;		/* index of each site's pre reloc */
 	u8 *site_len;			/* length of each site */
 	unsigned int patch_off;		/* where the jump goes */
+	bool ftrace_site;		/* at the entry: ftrace can redirect */
 
 	unsigned long old_addr;		/* matched, 0 before */
 	unsigned long run_addr;		/* the code matched: old_addr, or the

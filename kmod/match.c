@@ -260,6 +260,7 @@ static bool ksplice_match_at(struct ksplice_match *m, unsigned long code,
 	if (under && under_off + KSPLICE_JMP_LEN <= m->f->pre_size)
 		memcpy(m->run + under_off, under, KSPLICE_JMP_LEN);
 	memset(m->skip, 0, m->f->pre_size);
+	ksplice_arch_match_entry(m->f, m->run, m->skip);
 	return ksplice_match_alts(m) && ksplice_match_bytes(m) &&
 	       ksplice_match_sites(m) &&
 	       ksplice_match_relocs(m) &&
@@ -585,7 +586,7 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: no room for a jump on top of the update below",
 					 m->f->name);
-	if (fs->via_ftrace && !fs->patch_off)
+	if (fs->via_ftrace && !fs->ftrace_site)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: jump label or static call where the jump goes, and no ftrace site",
 					 m->f->name);

@@ -15,6 +15,7 @@
 #include <linux/ftrace.h>
 #include <linux/slab.h>
 #include "ksplice.h"
+#include "compat.h"
 
 struct ksplice_redirect {
 	struct ftrace_ops ops;
@@ -31,7 +32,7 @@ static void notrace ksplice_redirect_handler(unsigned long ip,
 						   ops);
 
 	if (READ_ONCE(rd->on))
-		ftrace_instruction_pointer_set(fregs, rd->to);
+		ksplice_ftrace_set_ip(fregs, rd->to);
 }
 
 /* Registers the (switched off) redirection of @fs to @f's new code. */

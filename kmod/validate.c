@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include "ksplice.h"
+#include "compat.h"
 
 #define KSPLICE_WHY(fmt, ...) \
 	(snprintf(why, len, fmt, ##__VA_ARGS__), -EINVAL)
@@ -23,12 +24,7 @@
 static unsigned long ksplice_mod_room(const struct module *mod,
 				      const void *p)
 {
-	unsigned long addr = (unsigned long)p;
-	unsigned long base = (unsigned long)mod->core_layout.base;
-
-	if (addr < base || addr - base >= mod->core_layout.size)
-		return 0;
-	return base + mod->core_layout.size - addr;
+	return ksplice_mod_core_room(mod, (unsigned long)p);
 }
 
 static bool ksplice_in_mod(const struct module *mod, const void *p,
@@ -53,11 +49,7 @@ static bool ksplice_str_ok(const struct module *mod, const char *s,
 static bool ksplice_in_text(const struct module *mod, const void *p,
 			    unsigned long size)
 {
-	unsigned long base = (unsigned long)mod->core_layout.base;
-	unsigned long addr = (unsigned long)p;
-
-	return p && addr >= base && size <= mod->core_layout.text_size &&
-	       addr - base <= mod->core_layout.text_size - size;
+	return p && ksplice_mod_in_text(mod, (unsigned long)p, size);
 }
 
 static int ksplice_check_reloc(const struct module *mod,
@@ -522,8 +514,9 @@ static int ksplice_fstate_build(const struct ksplice_func *f,
 	if (ret)
 		goto out;
 	fs->patch_off = ksplice_arch_patch_offset(f);
+	fs->ftrace_site = ksplice_arch_ftrace_site(f);
 	/* With an ftrace site, ftrace can redirect it (match.c). */
-	if (!fs->patch_off && f->pre_size < KSPLICE_JMP_LEN)
+	if (!fs->ftrace_site && f->pre_size < fs->patch_off + KSPLICE_JMP_LEN)
 		ret = KSPLICE_WHY("%s: too small to patch (%u bytes)",
 				  f->name, f->pre_size);
 out:

@@ -132,6 +132,31 @@ def jump_labels(elf, fsym):
     return out
 
 
+def new_code_asm(i, code, rels, post_sites):
+    """The new code's bytes for .byte, but each "jmp __x86_return_thunk" of
+    a return site as the assembler's own reference to it: the module loader
+    then rewrites it (apply_returns()), as it does in an update built by
+    ksplice-create.  6.12's unpatched __x86_return_thunk warns when run."""
+    rets = {off for off, kind in post_sites if kind == SITE_KIND[".return_sites"]}
+    fields = {off: addend for off, typ, addend, sym, _, _ in rels
+              if sym == "__x86_return_thunk" and off - 1 in rets}
+    out, at = [], 0
+    for off in sorted(fields):
+        if off > at:
+            out.append(".byte " + cbytes(code[at:off]))
+        out.append(".long __x86_return_thunk + %d - ." % fields[off])
+        at = off + 4
+    if at < len(code):
+        out.append(".byte " + cbytes(code[at:]))
+    return "\\n".join(out)
+
+
+def return_sites_asm(i, post_sites):
+    """The .return_sites entries of the new code, for the module loader."""
+    return "".join(".long new%d + %d - .\\n" % (i, off) for off, kind in post_sites
+                   if kind == SITE_KIND[".return_sites"])
+
+
 def cbytes(b):
     return ", ".join("0x%02x" % x for x in b)
 
@@ -186,7 +211,9 @@ def main():
         if any(r[4] is not None for r in nrel):
             sys.exit("%s: new code refers to anonymous data" % f)
         reloc_array("new_relocs%d" % i, nrel)
-        print('KSPLICE_NEW_CODE(new%d, "%s");' % (i, cbytes(nbytes)))
+        print('KSPLICE_NEW_CODE(new%d, "%s", "%s");' %
+              (i, new_code_asm(i, nbytes, nrel, sites(post, nsym)),
+               return_sites_asm(i, sites(post, nsym))))
         print()
     print("static struct ksplice_func funcs[] = {")
     for i, f in enumerate(funcs):

@@ -195,6 +195,23 @@ check "static calls back, new code" "$new" "$(value)"
 echo reversed >$u/stage && ok "undo" || nok "undo: $(cat $u/abort_detail)"
 check "old code runs" "$old" "$(value)"
 
+# The jump's bytes (kpeek: the rig's tool): apply writes it after the
+# entry's ftrace site, and on an IBT kernel (6.12) after the endbr64 before
+# it too (or the nop the loader turned it into), so that indirect calls
+# still land on one; undo restores every byte.
+before=$(kpeek ksplice_test_target 16)
+case $before in f30f1efa*|660f1f00*) keep=18 ;; *) keep=10 ;; esac
+echo applied >$u/stage || nok "apply for the byte check: $(cat $u/abort_detail)"
+during=$(kpeek ksplice_test_target 16)
+echo reversed >$u/stage || nok "undo for the byte check: $(cat $u/abort_detail)"
+after=$(kpeek ksplice_test_target 16)
+echo "     entry: before $before, applied $during"
+check "apply kept the entry's first $((keep / 2)) bytes (endbr64, ftrace site)" \
+	"${before:0:$keep}" "${during:0:$keep}"
+check "... and wrote a jmp right after them" e9 "$(echo "${during:$keep:2}")"
+check "undo restored every byte" "$before" "$after"
+check "old code runs after the byte check" "$old" "$(value)"
+
 rmmod selftest_update && ok "reversed update can be removed" || nok "rmmod selftest_update"
 rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"
 rmmod ksplice && ok "core can be removed" || nok "rmmod ksplice"

@@ -98,6 +98,17 @@ static void ksplice_test_break_jl(struct ksplice_update *u,
 	}
 }
 
+/*
+ * The first byte of @f's body: after the endbr64 an IBT kernel (6.12)
+ * starts it with and its ftrace call, both sites the core matches by form.
+ */
+static unsigned int ksplice_test_body(const struct ksplice_func *f)
+{
+	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	return (memcmp(f->pre, endbr64, sizeof(endbr64)) ? 0 : 4) + 5;
+}
+
 static void ksplice_test_break_apply(struct ksplice_update *u,
 				     struct ksplice_func *f, int bad)
 {
@@ -106,7 +117,7 @@ static void ksplice_test_break_apply(struct ksplice_update *u,
 
 	switch (bad) {
 	case 100:
-		((unsigned char *)f->pre)[5] ^= 0xff;
+		((unsigned char *)f->pre)[ksplice_test_body(f)] ^= 0xff;
 		break;
 	case 101:
 		ksplice_test_reloc(f, "ksplice_test_counter")->symbol = "ksplice_test_op";

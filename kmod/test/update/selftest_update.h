@@ -10,11 +10,13 @@
 #include <generated/utsrelease.h>
 #include "ksplice-update.h"
 
-#define KSPLICE_NEW_CODE(sym, bytes)					\
+/* @code: assembler lines; @returns: its .return_sites entries. */
+#define KSPLICE_NEW_CODE(sym, code, returns)				\
 	extern unsigned char sym[], sym##_end[];			\
 	asm(".pushsection .text.ksplice_" #sym ",\"ax\",@progbits\n"	\
-	    ".balign 16\n" #sym ":\n.byte " bytes "\n"			\
-	    #sym "_end:\n.popsection\n")
+	    ".balign 16\n" #sym ":\n" code "\n"				\
+	    #sym "_end:\n.popsection\n"					\
+	    ".pushsection .return_sites,\"a\"\n" returns ".popsection\n")
 
 #define KSPLICE_FUNC(fname, ftarget, i) {				\
 	.name = fname, .unit = "target.c",				\
