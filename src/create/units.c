@@ -496,7 +496,7 @@ int units_diff(struct work *w)
 	if (unsafe_check(&w->update))
 		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
 	if (!replaces_any(&w->update) && !has_hooks(&w->update))
-		return error("the patch changes no code in a function and has no hooks: nothing to update");
+		return error("the patch changes no code in a function: nothing to update (no function replaced, no hook registered)");
 	if (!replaces_any(&w->update))
 		fprintf(stderr, "  no function replaced: the update runs its hooks\n");
 	if (w->units.nr > 1)
