@@ -253,12 +253,17 @@ static int ksplice_patch_retry(struct ksplice_core *core, bool undo)
  * objects whose pre-apply hooks ran, or else stop-apply (which ran in the
  * stop) and post-apply recorded and run.
  */
-static int ksplice_apply_hooks_pre(struct ksplice_core *core, u64 objs)
+/*
+ * The pre-apply hooks of @objs, checked in the view @v (whose abort cause
+ * is the one reported) and recorded in the whole update @core.
+ */
+static int ksplice_apply_hooks_pre(struct ksplice_core *core,
+				   struct ksplice_core *v, u64 objs)
 {
 	u64 passed;
 	int ret;
 
-	ret = ksplice_hooks_check(core, KSPLICE_HOOK_PRE_APPLY, objs, &passed);
+	ret = ksplice_hooks_check(v, KSPLICE_HOOK_PRE_APPLY, objs, &passed);
 	if (ret)
 		ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_UNDO, passed);
 	else
@@ -284,7 +289,9 @@ static void ksplice_apply_hooks_post(struct ksplice_core *core, u64 objs,
  * Matches, relocates and patches in (one stop_machine) the functions of
  * @core that are not live and whose target is @target, or loaded if
  * @target is NULL.  Nothing changes unless all of them do.  The hooks of
- * those objects run around it.
+ * those objects run around it: pre-apply once the new code (hooks
+ * included) is relocated, since a hook may use the unit's statics and
+ * other symbols the kernel does not export.
  */
 static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 {
@@ -294,16 +301,10 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 	unsigned int i, k;
 	int ret;
 
-	ret = ksplice_apply_hooks_pre(core, objs);
-	if (ret)
-		return ret;
 	v = ksplice_view_alloc(core);
-
-	if (!v) {
-		ksplice_apply_hooks_post(core, objs, -ENOMEM);
+	if (!v)
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "applying");
-	}
 	v->core.hook_objs = objs;
 	/* Only its first apply replaces: later ones patch a module. */
 	v->core.replacing = !target && (u->flags & KSPLICE_UPDATE_REPLACE);
@@ -323,6 +324,8 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		ret = ksplice_check_overlap(core, &v->core);
 	if (!ret)
 		ret = ksplice_relocate_all(&v->core);
+	if (!ret)
+		ret = ksplice_apply_hooks_pre(core, &v->core, objs);
 	if (!ret)
 		ret = ksplice_arm_all(&v->core);
 	if (!ret)

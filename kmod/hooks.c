@@ -73,6 +73,24 @@ bool ksplice_hooks_in(const struct ksplice_update *u, const char *name)
 	return i >= 0 && u->objs[i].nr_hooks;
 }
 
+bool ksplice_update_has_hooks(const struct ksplice_update *u)
+{
+	unsigned int i;
+
+	for (i = 0; i < u->nr_objs; i++)
+		if (u->objs[i].nr_hooks)
+			return true;
+	return false;
+}
+
+/* Can @name's new functions run: does its object replace or hook? */
+bool ksplice_object_runs(const struct ksplice_update *u, const char *name)
+{
+	int i = ksplice_obj_index(u, name);
+
+	return i >= 0 && (u->objs[i].nr_funcs || u->objs[i].nr_hooks);
+}
+
 /*
  * The objects whose hooks an apply runs: @target's, or (NULL) those
  * present now: vmlinux and the loaded modules.

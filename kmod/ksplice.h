@@ -212,7 +212,7 @@ void ksplice_fstates_free(struct ksplice_core *core);
 int ksplice_match_all(struct ksplice_core *core);
 
 /* reloc.c */
-bool ksplice_view_has_target(const struct ksplice_update *u,
+bool ksplice_view_has_target(const struct ksplice_core *core,
 			     const char *target);
 int ksplice_relocate_all(struct ksplice_core *core);
 
@@ -240,7 +240,7 @@ unsigned int ksplice_replaced_ranges(struct ksplice_range *r);
 void ksplice_replace_done(struct ksplice_core *core);
 
 /* safety.c */
-unsigned int ksplice_added_ranges(const struct ksplice_update *u,
+unsigned int ksplice_added_ranges(const struct ksplice_core *core,
 				  struct ksplice_range *r);
 struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 					    bool undo);
@@ -251,6 +251,8 @@ void ksplice_check_stacks(const struct ksplice_ranges *ranges,
 int ksplice_hooks_validate(const struct ksplice_object *o, char *why,
 			   size_t len);
 bool ksplice_hooks_in(const struct ksplice_update *u, const char *name);
+bool ksplice_update_has_hooks(const struct ksplice_update *u);
+bool ksplice_object_runs(const struct ksplice_update *u, const char *name);
 u64 ksplice_hooks_objs(const struct ksplice_update *u, const char *target);
 void ksplice_hooks_run(const struct ksplice_update *u, unsigned int kind,
 		       u64 objs);

@@ -80,15 +80,23 @@ static int ksplice_relocate_func(struct ksplice_core *core,
 /*
  * Functions the update adds are relocated with the functions of their
  * target: @core may be a view of the update restricted to some targets
- * (a module coming), and only then are the target's symbols known.
+ * (a module coming), and only then are the target's symbols known.  A
+ * target whose object only has hooks is in the view when its hooks run
+ * in it (hook_objs of a view; for a whole update, pre-apply marks every
+ * object it passed).
  */
-bool ksplice_view_has_target(const struct ksplice_update *u,
+bool ksplice_view_has_target(const struct ksplice_core *core,
 			     const char *target)
 {
+	const struct ksplice_update *u = core->update;
+	u64 objs = core->hook_objs | core->hooks_ran[KSPLICE_HOOK_PRE_APPLY];
 	unsigned int i;
 
 	for (i = 0; i < u->nr_funcs; i++)
 		if (!strcmp(u->funcs[i].target, target))
+			return true;
+	for (i = 0; i < u->nr_objs; i++)
+		if ((objs & BIT_ULL(i)) && !strcmp(u->objs[i].name, target))
 			return true;
 	return false;
 }
@@ -113,7 +121,7 @@ int ksplice_relocate_all(struct ksplice_core *core)
 		ret = ksplice_relocate_func(core, &u->funcs[i], vals);
 	for (i = 0; i < u->nr_new_funcs && !ret; i++) {
 		f = &u->new_funcs[i];
-		if (ksplice_view_has_target(u, f->target))
+		if (ksplice_view_has_target(core, f->target))
 			ret = ksplice_relocate_func(core, f, vals);
 	}
 	kvfree(vals);

@@ -122,7 +122,7 @@ unsigned int ksplice_replaced_ranges(struct ksplice_range *r)
 			r[n].end = r[n].start + u->funcs[i].new_size;
 			n++;
 		}
-		n += ksplice_added_ranges(u, &r[n]);
+		n += ksplice_added_ranges(c, &r[n]);
 	}
 	return n;
 }

@@ -30,15 +30,16 @@ static int ksplice_range_cmp(const void *a, const void *b)
  * in the helper, and unloading the update would free the code the task
  * returns to.  Only those of the view's targets: the others stay.
  */
-unsigned int ksplice_added_ranges(const struct ksplice_update *u,
-					 struct ksplice_range *r)
+unsigned int ksplice_added_ranges(const struct ksplice_core *core,
+				  struct ksplice_range *r)
 {
+	const struct ksplice_update *u = core->update;
 	const struct ksplice_func *f;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < u->nr_new_funcs; i++) {
 		f = &u->new_funcs[i];
-		if (!ksplice_view_has_target(u, f->target))
+		if (!ksplice_view_has_target(core, f->target))
 			continue;
 		r[n].name = f->name;
 		r[n].start = (unsigned long)f->new_code;
@@ -88,7 +89,7 @@ struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 		r->end = r->start + fs->stock_size;
 	}
 	if (undo)
-		rs->nr += ksplice_added_ranges(u, &rs->r[rs->nr]);
+		rs->nr += ksplice_added_ranges(core, &rs->r[rs->nr]);
 	/* A replace update takes all applied updates' code out of use. */
 	if (replaced)
 		rs->nr += ksplice_replaced_ranges(&rs->r[rs->nr]);

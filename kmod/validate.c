@@ -216,7 +216,7 @@ static int ksplice_check_new_func(const struct ksplice_update *u,
 		return KSPLICE_WHY("added function %td: bad name",
 				   f - u->new_funcs);
 	if (!ksplice_str_ok(mod, f->target, MODULE_NAME_LEN - 1, false) ||
-	    !ksplice_view_has_target(u, f->target))
+	    !ksplice_object_runs(u, f->target))
 		return KSPLICE_WHY("added %s: bad target", f->name);
 	if (!ksplice_str_ok(mod, f->unit, PATH_MAX - 1, false))
 		return KSPLICE_WHY("added %s: bad unit", f->name);
@@ -334,7 +334,9 @@ static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
 		nf += u->objs[i].nr_funcs;
 		na += u->objs[i].nr_new_funcs;
 	}
-	if (!nf || nf > KSPLICE_MAX_FUNCS || na > KSPLICE_MAX_FUNCS)
+	/* An update of hooks alone replaces nothing but has something to run. */
+	if ((!nf && !ksplice_update_has_hooks(u)) || nf > KSPLICE_MAX_FUNCS ||
+	    na > KSPLICE_MAX_FUNCS)
 		return KSPLICE_WHY("bad function array");
 	funcs = kvcalloc(nf, sizeof(*funcs), GFP_KERNEL);
 	added = kvcalloc(max(na, 1U), sizeof(*added), GFP_KERNEL);

@@ -224,6 +224,8 @@ static void print_done(const struct manifest *m)
 		for (i = 0; i < m->nr_functions; i++)
 			printf("  replaced %s\n", m->functions[i]);
 	}
+	for (i = 0; i < m->nr_hooks; i++)
+		printf("  hook %s\n", m->hooks[i]);
 	free_strv(names, -1);
 }
 

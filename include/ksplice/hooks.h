@@ -28,6 +28,11 @@
  *    its code and before its init runs); when it unloads while the
  *    update is applied (after its exit ran, before its memory is freed).
  *
+ * An update may consist of hooks alone (a new default set by stop hooks,
+ * say, with no function changed): it replaces nothing, and applying and
+ * undoing it runs its hooks as below.  A patch that neither changes a
+ * function nor registers a hook is refused as nothing to update.
+ *
  * The order, for one object, is
  *
  *	pre-apply, stop-apply, post-apply	(applying)
@@ -85,7 +90,9 @@
  *	/sys/kernel/ksplice/<id>/abort_detail say.  The jumps are not
  *	there yet (pre-apply) / still there (pre-undo): the old code
  *	(pre-apply) or the new one (pre-undo) may be running on other CPUs
- *	meanwhile.  A pre-undo hook cannot refuse a module's unload: there
+ *	meanwhile.  Pre-apply runs once the running code matched and the
+ *	new code (the hooks included) is relocated: it may use what any
+ *	new code may use (below).  A pre-undo hook cannot refuse a module's unload: there
  *	its return value is ignored (with a warning in the kernel log).
  *
  * KSPLICE_STOP_APPLY(fn), KSPLICE_STOP_UNDO(fn)

@@ -19,9 +19,11 @@
  *  - to anything else in the running kernel, static symbols included: a
  *    ksplice relocation, resolved by the core from what run-pre matching
  *    learned, with the field left zero here;
- *  - but from data the loader reads (a jump label's static key), to such a
- *    symbol: a load symbol, resolved by ksplice-apply from kallsyms before
- *    the loader sees it (see struct ksplice_load_sym).
+ *  - but from data the loader reads (a jump label's static key), or from
+ *    code the loader rewrites (an alternative's original instruction or its
+ *    replacement: see alt_krelocs_to_load_syms()), to such a symbol: a load
+ *    symbol, resolved by ksplice-apply from kallsyms before the loader sees
+ *    it (see struct ksplice_load_sym).
  *
  * Special-section entries (ORC, ftrace, return and retpoline sites,
  * alternatives, paravirt sites, lock prefixes, jump labels, exception and
@@ -431,13 +433,35 @@ static void copy_specials(struct newobj *no, size_t nr_funcs)
 }
 
 /*
- * The loader applies the alternatives of new code before the core writes
- * its ksplice relocs; one inside an alternative would overwrite the
- * replacement.
+ * A ksplice reloc inside the original instruction of an alternative of
+ * new code: the loader applies the module's alternatives before the core
+ * writes its relocs, so the core's write would land on the replacement
+ * the loader copied there (or, if the core went first, the loader would
+ * copy the original's unresolved field nowhere useful).  Such a reference
+ * becomes a load symbol instead: ksplice-apply resolves it from kallsyms,
+ * and the loader relocates the original before apply_alternatives() looks
+ * at it, as it does for the replacement's own references (which are
+ * load symbols already: the replacement is no function of ours).
  */
-static void check_alt_krelocs(struct newobj *no)
+static bool in_alt_orig(const struct newobj *no, const struct osec *t,
+			size_t e, const struct kreloc *kr)
 {
-	size_t i, e, k;
+	const struct special *sp = t->special;
+	unsigned int len = special_field(t->data + e, sp->len);
+	const struct orel *r = NULL;
+	size_t k;
+
+	for (k = 0; k < t->nr_relocs; k++)
+		if (t->relocs[k].offset == e + sp->key_offset)
+			r = &t->relocs[k];
+	return r && r->osec >= 0 && no->secs[r->osec].func == kr->func &&
+	       (long)kr->offset >= r->addend &&
+	       (long)kr->offset < r->addend + (long)len;
+}
+
+static bool kreloc_in_alt(const struct newobj *no, const struct kreloc *kr)
+{
+	size_t i, e;
 
 	for (i = 0; i < no->nr_secs; i++) {
 		const struct osec *t = &no->secs[i];
@@ -445,30 +469,44 @@ static void check_alt_krelocs(struct newobj *no)
 
 		if (!sp || sp->site_kind != KSPLICE_SITE_ALT)
 			continue;
-		for (e = 0; e + sp->entry_size <= t->size; e += sp->entry_size) {
-			const struct orel *r = NULL;
-			const struct osec *f;
-			unsigned int len = special_field(t->data + e, sp->len);
-
-			for (k = 0; k < t->nr_relocs; k++)
-				if (t->relocs[k].offset == e + sp->key_offset)
-					r = &t->relocs[k];
-			if (!r || r->osec < 0 || !no->secs[r->osec].func)
-				continue;
-			f = &no->secs[r->osec];
-			for (k = 0; k < no->nr_krelocs; k++) {
-				const struct kreloc *kr = &no->krelocs[k];
-
-				if (kr->func != f->func ||
-				    (long)kr->offset < r->addend ||
-				    (long)kr->offset >= r->addend + (long)len)
-					continue;
-				error("%s: %s refers to %s, which the kernel does not export, inside an alternative; not supported yet",
-				      no->unit->source, f->func->name, kr->name);
-				no->errors++;
-			}
-		}
+		for (e = 0; e + sp->entry_size <= t->size; e += sp->entry_size)
+			if (in_alt_orig(no, t, e, kr))
+				return true;
 	}
+	return false;
+}
+
+static int func_osec(const struct newobj *no, const struct symbol *f)
+{
+	size_t i;
+
+	for (i = 0; i < no->nr_secs; i++)
+		if (no->secs[i].func == f)
+			return i;
+	return -1;
+}
+
+static void alt_krelocs_to_load_syms(struct newobj *no)
+{
+	size_t k, kept = 0;
+
+	for (k = 0; k < no->nr_krelocs; k++) {
+		const struct kreloc *kr = &no->krelocs[k];
+		int fi = func_osec(no, kr->func);
+		struct osec *f;
+
+		if (fi < 0 || !kreloc_in_alt(no, kr)) {
+			no->krelocs[kept++] = *kr;
+			continue;
+		}
+		f = &no->secs[fi];
+		GROW(f->relocs, f->nr_relocs);
+		f->relocs[f->nr_relocs++] = (struct orel){
+			kr->offset, kr->type, kr->addend, -1,
+			add_undef(no, load_sym_ref(no->load_syms,
+						   no->unit->target, kr->name)) };
+	}
+	no->nr_krelocs = kept;
 }
 
 struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
@@ -504,7 +542,7 @@ struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 	for (i = 0; i < no->nr_secs; i++)
 		if (!no->secs[i].scanned)
 			scan_relocs(no, i);
-	check_alt_krelocs(no);
+	alt_krelocs_to_load_syms(no);
 	if (no->errors) {
 		newobj_free(no);
 		return NULL;

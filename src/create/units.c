@@ -462,6 +462,17 @@ static bool replaces_any(const struct update *u)
 	return false;
 }
 
+/* An update of hooks alone (and the data they set) replaces nothing. */
+static bool has_hooks(const struct update *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_units; i++)
+		if (u->units[i].hooks.nr)
+			return true;
+	return false;
+}
+
 /* The units whose code changed make the update; the others are dropped. */
 int units_diff(struct work *w)
 {
@@ -484,8 +495,10 @@ int units_diff(struct work *w)
 			     w->data_changes, w->data_changes == 1 ? "" : "s");
 	if (unsafe_check(&w->update))
 		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
+	if (!replaces_any(&w->update) && !has_hooks(&w->update))
+		return error("the patch changes no code in a function: nothing to update (no function replaced, no hook registered)");
 	if (!replaces_any(&w->update))
-		return error("the patch changes no code in a function: nothing to update");
+		fprintf(stderr, "  no function replaced: the update runs its hooks\n");
 	if (w->units.nr > 1)
 		fprintf(stderr, "  %zu of %zu units changed\n", w->update.nr_units,
 			w->units.nr);

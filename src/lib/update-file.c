@@ -95,6 +95,7 @@ void manifest_free(struct manifest *m)
 	free_strv(m->functions, m->nr_functions);
 	free_strv(m->load_syms, m->nr_load_syms);
 	free_strv(m->cves, m->nr_cves);
+	free_strv(m->hooks, m->nr_hooks);
 	manifest_init(m);
 }
 
@@ -127,6 +128,14 @@ void manifest_add_cve(struct manifest *m, const char *cve)
 	m->cves[m->nr_cves++] = xstrdup(cve);
 	if (m->format < UPDATE_FORMAT_CVES)
 		m->format = UPDATE_FORMAT_CVES;
+}
+
+void manifest_add_hook(struct manifest *m, const char *kind, const char *fn)
+{
+	m->hooks = xrealloc(m->hooks, (m->nr_hooks + 1) * sizeof(char *));
+	m->hooks[m->nr_hooks++] = xasprintf("%s %s", kind, fn);
+	if (m->format < UPDATE_FORMAT_HOOKS)
+		m->format = UPDATE_FORMAT_HOOKS;
 }
 
 /* A token: printable ASCII, no spaces, so it can't break a line apart. */
@@ -247,8 +256,9 @@ static int validate_functions(const struct manifest *m, const char *where)
 {
 	size_t i;
 
-	if (m->nr_functions == 0)
-		return error("%s: no 'function' line: an update replaces at least one function",
+	/* An update of hooks alone replaces nothing: it runs them. */
+	if (m->nr_functions == 0 && !m->nr_hooks)
+		return error("%s: no 'function' or 'hook' line: an update replaces a function or runs hooks",
 			     where);
 	if (m->nr_functions > KSPLICE_MAX_FUNCS)
 		return error("%s: %zu functions, more than the %d an update may replace",
@@ -257,6 +267,34 @@ static int validate_functions(const struct manifest *m, const char *where)
 		if (!token_valid(m->functions[i], UPDATE_VALUE_MAX - 1))
 			return error("%s: invalid function name '%.64s'",
 				     where, m->functions[i]);
+	}
+	return 0;
+}
+
+static const char *const hook_kinds[] = {
+	"pre-apply", "stop-apply", "post-apply",
+	"pre-undo", "stop-undo", "post-undo",
+};
+
+static int validate_hooks(const struct manifest *m, const char *where)
+{
+	size_t i, k, n;
+	const char *v;
+
+	if (m->nr_hooks > UPDATE_HOOKS_MAX)
+		return error("%s: %zu hooks, more than %d", where, m->nr_hooks,
+			     UPDATE_HOOKS_MAX);
+	for (i = 0; i < m->nr_hooks; i++) {
+		v = m->hooks[i];
+		n = strcspn(v, " ");
+		for (k = 0; k < ARRAY_SIZE(hook_kinds); k++)
+			if (n == strlen(hook_kinds[k]) &&
+			    !strncmp(v, hook_kinds[k], n))
+				break;
+		if (k == ARRAY_SIZE(hook_kinds) || !v[n] ||
+		    !token_valid(v + n + 1, UPDATE_VALUE_MAX - 1))
+			return error("%s: invalid hook '%.80s': expected KIND FUNCTION",
+				     where, v);
 	}
 	return 0;
 }
@@ -296,8 +334,12 @@ int manifest_validate(const struct manifest *m, const char *where)
 			     where, m->target);
 	if (m->created_by && !text_valid(m->created_by, UPDATE_VALUE_MAX))
 		return error("%s: invalid created_by value", where);
-	return validate_functions(m, where) || validate_load_syms(m, where) ||
-	       validate_inputs(m, where) || validate_members(m, where);
+	if (m->nr_hooks && m->format < UPDATE_FORMAT_HOOKS)
+		return error("%s: hook lines need format %d", where,
+			     UPDATE_FORMAT_HOOKS);
+	return validate_functions(m, where) || validate_hooks(m, where) ||
+	       validate_load_syms(m, where) || validate_inputs(m, where) ||
+	       validate_members(m, where);
 }
 
 char *manifest_format(const struct manifest *m)
@@ -309,6 +351,8 @@ char *manifest_format(const struct manifest *m)
 		size += strlen(m->functions[i]) + 12;
 	for (i = 0; i < m->nr_load_syms; i++)
 		size += strlen(m->load_syms[i]) + 16;
+	for (i = 0; i < m->nr_hooks; i++)
+		size += strlen(m->hooks[i]) + 8;
 	size += strlen(m->id) + strlen(m->kernel_release) + strlen(m->target);
 	if (m->created_by)
 		size += strlen(m->created_by);
@@ -331,6 +375,8 @@ char *manifest_format(const struct manifest *m)
 		p += sprintf(p, "replaces: %s\n", m->replaces);
 	for (i = 0; i < m->nr_functions; i++)
 		p += sprintf(p, "function: %s\n", m->functions[i]);
+	for (i = 0; i < m->nr_hooks; i++)
+		p += sprintf(p, "hook: %s\n", m->hooks[i]);
 	for (i = 0; i < m->nr_load_syms; i++)
 		p += sprintf(p, "load_symbol: %s\n", m->load_syms[i]);
 	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
@@ -439,6 +485,14 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		m->members = xrealloc(m->members,
 				      (m->nr_members + 1) * sizeof(char *));
 		m->members[m->nr_members++] = xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(line, "hook") && m->format >= UPDATE_FORMAT_HOOKS) {
+		if (m->nr_hooks >= UPDATE_HOOKS_MAX)
+			return error("%s: more than %d hook lines", where,
+				     UPDATE_HOOKS_MAX);
+		m->hooks = xrealloc(m->hooks, (m->nr_hooks + 1) * sizeof(char *));
+		m->hooks[m->nr_hooks++] = xstrdup(value);
 		return 0;
 	}
 	if (!strcmp(line, "cve") && m->format >= UPDATE_FORMAT_CVES) {

@@ -24,11 +24,14 @@
 /* 2: member_sha256 lines, checked; and the inputs of the build.  1 is
  * still read (without digests: its members are only covered by gzip).
  * 3: cve lines too; written only by an update that has them, so that
- * others stay readable by a ksplice that reads 2. */
+ * others stay readable by a ksplice that reads 2.
+ * 4: hook lines too; written only by an update that has hooks (one of
+ * hooks alone has no function line, which an older ksplice refuses). */
 #define UPDATE_FORMAT		2
 #define UPDATE_FORMAT_CVES	3
+#define UPDATE_FORMAT_HOOKS	4
 #define UPDATE_FORMAT_MIN	1
-#define UPDATE_FORMAT_MAX	3
+#define UPDATE_FORMAT_MAX	4
 #define UPDATE_MANIFEST		"manifest"
 #define UPDATE_CORE_MODULE	"ksplice.ko"
 
@@ -38,7 +41,8 @@
 #define UPDATE_MEMBER_MAX	(64 << 20)
 #define UPDATE_FILE_MAX		(256 << 20)	/* compressed, and unpacked */
 #define UPDATE_VALUE_MAX	512
-#define UPDATE_CVES_MAX		4096		/* one manifest value (KSYM_NAME_LEN) */
+#define UPDATE_CVES_MAX		4096
+#define UPDATE_HOOKS_MAX	(KSPLICE_MAX_HOOKS * KSPLICE_MAX_OBJS)		/* one manifest value (KSYM_NAME_LEN) */
 
 struct manifest {
 	int format;		/* UPDATE_FORMAT */
@@ -49,6 +53,9 @@ struct manifest {
 	char *replaces;		/* "all" for a cumulative update, else NULL */
 	char **functions;	/* kallsyms names of the replaced functions */
 	size_t nr_functions;
+	/* "KIND FUNCTION": the patch author's hooks (format 4) */
+	char **hooks;
+	size_t nr_hooks;
 	/* "TARGET NAME": the k-th sets __ksplice_load_<k> (ksplice_load_sym) */
 	char **load_syms;
 	size_t nr_load_syms;
@@ -76,6 +83,8 @@ void manifest_free(struct manifest *m);
 void manifest_add_function(struct manifest *m, const char *name);
 /* Adds a CVE id (once) and makes the format one that has them. */
 void manifest_add_cve(struct manifest *m, const char *cve);
+/* Adds "@kind @fn" to m->hooks (and makes the format 4). */
+void manifest_add_hook(struct manifest *m, const char *kind, const char *fn);
 bool cve_id_valid(const char *s);
 /* Adds "TARGET NAME" to m->load_syms. */
 void manifest_add_load_sym(struct manifest *m, const char *target,

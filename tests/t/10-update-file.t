@@ -267,8 +267,8 @@ my @refusals = (
 	 qr/invalid update id 'Bad-Id'/],
 	['a 33-character id', [ 'manifest:text:' . manifest(id => 'a' x 33), @mods ],
 	 qr/invalid update id 'a{33}'/],
-	['an unknown format', [ 'manifest:text:' . manifest(format => 4), @mods ],
-	 qr/update file format 4 is not supported/],
+	['an unknown format', [ 'manifest:text:' . manifest(format => 5), @mods ],
+	 qr/update file format 5 is not supported/],
 	['a gzip that is not a tar', [], undef],
 );
 for my $r (@refusals) {
@@ -346,7 +346,13 @@ sub manifest2 {
 my @manifests = (
 	['an unknown key', manifest(extra => "colour: blue\n"), qr/unknown key 'colour'/],
 	['a duplicate id', manifest(extra => "id: other\n"), qr/'id' given twice/],
-	['no function', manifest(no_function => 1), qr/no 'function' line/],
+	['no function', manifest(no_function => 1), qr/no 'function' or 'hook' line/],
+	['a hook line before format 4', manifest(format => 3, extra => "hook: stop-apply f\n"),
+	 qr/unknown key 'hook'/],
+	['a hook of an unknown kind', manifest(format => 4, extra => "hook: mid-apply f\n"),
+	 qr/invalid hook 'mid-apply f'/],
+	['a hook without a function', manifest(format => 4, extra => "hook: stop-apply\n"),
+	 qr/invalid hook 'stop-apply'/],
 	['no kernel_release', manifest(kernel_release => undef), qr/no 'kernel_release' line/],
 	['no format', "id: $id\n", qr/no 'format' line/],
 	['a second, different format', manifest(extra => "format: 2\n"),
@@ -375,6 +381,12 @@ spew("$tmp/manifest", manifest(target => 'vmlinux nfsd',
 ($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
 is($st, 0, 'manifest_parse accepts several targets and a load symbol') or diag($err);
 like($out, qr/target: vmlinux nfsd\n.*load_symbol: nfsd __tracepoint_nfsd_x\n/s, '... and keeps them');
+spew("$tmp/manifest", manifest(format => 4, no_function => 1,
+				extra => "hook: stop-apply a_stop\nhook: pre-undo b_pre\n"));
+($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
+is($st, 0, 'manifest_parse accepts an update of hooks alone (format 4)') or diag($err);
+like($out, qr/hook: stop-apply a_stop\nhook: pre-undo b_pre\n/, '... and keeps its hooks in order');
+unlike($out, qr/function:/, '... with no function');
 spew("$tmp/manifest", manifest(extra => "# a comment\n\nfunction: do_bar\n"));
 ($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
 is($st, 0, 'manifest_parse accepts comments and blank lines') or diag($err);

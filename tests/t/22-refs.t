@@ -12,7 +12,7 @@ create=$KSPLICE_TOP/bin/ksplice-create
 . "$KSPLICE_TOP/versions"
 build=/usr/src/linux-headers-$KSPLICE_KERNEL_ABI
 
-plan 18
+plan 22
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -121,3 +121,34 @@ printf 'extern void *dma_buf_get(int);\nvoid *g(int fd) { return dma_buf_get(fd)
 printf 'extern void *dma_buf_get(int);\nvoid *g(int fd) { return dma_buf_get(fd + 1); }\n' | compile ns-post
 out=$("$create" --diff-objects "$tmp/ns-pre.o" "$tmp/ns-post.o" --refs --build "$build" 2>&1)
 like "$out" '^  g\+0x[0-9a-f]+ -> export dma_buf_get namespace DMA_BUF$' "an export of a namespace is named with it"
+
+# An alternative (as ALTERNATIVE() lays it out: struct alt_instr) whose
+# original instruction calls a function the kernel does not export
+# (this_cpu_cmpxchg16b_emu) and whose replacement calls another: the
+# loader applies alternatives before the core could write a field, so
+# both are load symbols, resolved before the module loads.
+alt() { # DELTA
+	cat <<C
+int alt(int a)
+{
+	asm volatile("661: call this_cpu_cmpxchg16b_emu\n662:\n"
+		     ".pushsection .altinstructions,\"a\"\n"
+		     " .long 661b - .\n .long 6631f - .\n .word 3*32+0\n"
+		     " .byte 662b-661b\n .byte 6641f-6631f\n"
+		     ".popsection\n"
+		     ".pushsection .altinstr_replacement,\"ax\"\n"
+		     "6631: call ksplice_test_other\n6641:\n"
+		     ".popsection\n" ::: "memory");
+	return a + $1;
+}
+C
+}
+alt 1 | compile alt-pre
+alt 2 | compile alt-post
+out=$("$create" --diff-objects "$tmp/alt-pre.o" "$tmp/alt-post.o" --refs --build "$build" 2>&1)
+ok $? "diff runs on a function with an alternative"
+like "$out" '^  alt\+0x[0-9a-f]+ -> load this_cpu_cmpxchg16b_emu$' \
+	"a non-exported call in an alternative's original instruction is a load symbol"
+like "$out" '^  \.altinstr_replacement\+0x[0-9a-f]+ -> load ksplice_test_other$' \
+	"  and one in its replacement"
+unlike "$out" 'kernel this_cpu_cmpxchg16b_emu|not supported' "  not a ksplice reloc (the core's write would land on the replacement)"

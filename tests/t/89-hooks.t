@@ -19,13 +19,15 @@
 #  - lib/crc8.c (the module crc8, not loaded at apply): its hooks run when
 #    it loads, their mirror when it unloads, again when it reloads, and
 #    the undo ones at undo; its pre-apply hook refusing (on a domainname)
-#    refuses the module's load, and no other hook of it runs.
+#    refuses the module's load, and no other hook of it runs; with crc8
+#    loaded, it refuses a whole apply after vmlinux's pre-apply hooks
+#    passed: their mirror (post-undo) runs, nothing else.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 43
+plan 49
 upd=$(make_update "$KSPLICE_TOP/tests/patches/hooks.patch" hooks)
 ok $? "ksplice-create builds the update with hooks"
 [ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-hooks.log" | tail -30; bail "no update file"; }
@@ -93,6 +95,14 @@ out=$(vm --timeout 400 --module crc8 --file "$upd" -- '
 	sed "s/^/P2 /" /tmp/p2; sed "s/^/P3 /" /tmp/p3
 	echo "LOG2 $(hooklog)"
 	dmesg | sed -n "s/^.*ksplice-test-hook: pipe-shadow/SHADOW/p"
+	dmesg -c >/dev/null
+	lsmod | grep -q "^crc8 " && echo CRC8-PRESENT
+	dn ksplice-nocrc8
+	ksplice-apply ksplice-hooks.tar.gz >/tmp/a 2>&1; echo "SECOND-STATUS=$?"
+	sed "s/^/SECOND: /" /tmp/a
+	echo "CMD5 $(cat /proc/cmdline)"
+	echo "MAX5 $(cat /proc/sys/fs/pipe-max-size)"
+	echo "LOG3 $(hooklog)"
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|refcount|leak" | sed "s/^/DMESG: /"
 ' 2>"$tmp/vm.err")
 status=$?
@@ -163,4 +173,14 @@ ok $([ "${r:-0}" -ge 1000 ]; echo $?) "  pipes freed while applied freed theirs 
 ok $([ -n "${a:-}" ] && [ "$a" = $((r + u)) ]; echo $?) \
 	"  every shadow allocated was freed once: no leak (allocated ${a:-?} = ${r:-?} + ${u:-?})"
 is "${b:-x}" 0 "  no shadow was corrupt or another's"
+# A refusal in the second of two objects (crc8, loaded) rolls back the
+# first's: vmlinux's pre-apply hooks ran, so its post-undo hooks run.
+like "$out" 'CRC8-PRESENT' "crc8 is loaded for a second apply"
+like "$out" 'SECOND-STATUS=[1-9]' "  its pre-apply hook refuses that apply"
+like "$out" 'SECOND: .*crc8: pre-apply hook refused.*domainname is ksplice-nocrc8' "  with its message"
+unlike "$out" 'CMD5 .*hooks=' "  /proc/cmdline is stock"
+like "$out" 'MAX5 1048576' "  pipe_max_size is stock"
+is "$(sed -n 's/^LOG3 //p' <<<"$out" | sed -e 's/pipe-shadow[^|]*|//')" \
+	'cmdline pre-apply|crc8 pre-apply refuses|cmdline post-undo|' \
+	"  vmlinux's pre-apply ran, then its mirror post-undo; nothing else"
 unlike "$out" 'DMESG: ' "no oops, BUG or warning in dmesg"
