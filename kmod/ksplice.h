@@ -159,6 +159,8 @@ struct ksplice_kernel {
 	struct task_struct *(*idle_task)(int cpu);
 	int (*jump_label_reserved)(void *start, void *end);
 	int (*static_call_reserved)(void *start, void *end);
+	struct tracepoint *tp_sched_switch;
+	struct tracepoint *tp_sched_process_fork;
 };
 
 extern struct ksplice_kernel ksplice_k;
@@ -245,13 +247,13 @@ struct ksplice_prewalk;
 const char *ksplice_walk_task(const struct ksplice_ranges *rs,
 			      struct task_struct *t);
 void ksplice_check_stacks(const struct ksplice_ranges *ranges,
-			  const struct ksplice_prewalk *pw,
+			  struct ksplice_prewalk *pw,
 			  struct ksplice_conflicts *out);
 
 /* prewalk.c */
 struct ksplice_prewalk *ksplice_prewalk(const struct ksplice_ranges *rs);
-bool ksplice_prewalk_moved(const struct ksplice_prewalk *pw,
-			   struct task_struct *t);
+int ksplice_prewalk_moved(struct ksplice_prewalk *pw,
+			  struct task_struct ***tasks);
 void ksplice_prewalk_free(struct ksplice_prewalk *pw);
 
 /* hooks.c */

@@ -2,61 +2,55 @@
 /*
  * The pre-walk: every task's stack is walked before stop_machine(), while
  * the machine runs, and inside it only the tasks that may have moved
- * since are walked again (safety.c).  The pause then no longer grows with
- * the number of tasks by a full unwind each, only by a lookup each.
+ * since are walked again (safety.c).  The pause then grows with the
+ * number of tasks that ran in between, not with the number of tasks.
  *
- * For each task the pre-walk records the task pointer, its start_time
- * (a task freed and another allocated at the same address has another
- * start_time: the record is never dereferenced, only compared with the
- * tasks found inside the stop) and its context-switch count,
- * nvcsw + nivcsw.  It marks the task "re-walk" when it is current, on a
- * CPU (its stack is live and cannot be walked reliably) or when its walk
- * found a frame in the ranges or could not finish.
+ * Which tasks ran is told by the scheduler: before the pre-walk a probe
+ * is put on the sched_switch tracepoint, which __schedule() fires for
+ * every switch (prev != next), right after it counts it in prev's
+ * nvcsw/nivcsw and before context_switch(); it logs prev.  A probe on
+ * sched_process_fork logs each new task.  The pre-walk logs the tasks it
+ * cannot vouch for: current, a task on a CPU (its stack is live) and one
+ * whose walk found a frame in the ranges or could not finish.  Each
+ * logged task is held (get_task_struct()) until after the stop.
  *
- * Why a task found inside the stop that is not current and not on a CPU,
- * has a record not marked re-walk, the same start_time and the same count
- * has the stack the pre-walk saw:
+ * Why a task found off its CPU inside the stop and not in the log has the
+ * stack the pre-walk saw, outside the ranges:
  *  - A task's kernel frames change only while it runs on a CPU.  Nothing
  *    else writes them: ptrace and signal delivery change the user
  *    registers saved at the top, which the unwinder stops at; interrupts
  *    and exceptions land on it only while it runs.
- *  - In 6.1's __schedule(), whenever prev != next, ++*switch_count
- *    increments prev's nvcsw or nivcsw before context_switch(), and
- *    prev->on_cpu is cleared (release) only after that, in
- *    finish_task_switch() on the next task.  So a task switched in after
- *    its count was read and not on a CPU now was switched out since, and
- *    its count moved.  Inside the stop every CPU but this one runs its
- *    stopper, so every task but those stoppers is off its CPU and has
- *    finished its last switch-out.
- *  - The pre-walk reads the count, then (smp_rmb()) on_cpu, then walks.
- *    A task on a CPU then is marked.  A task that was off a CPU but is
- *    switched in after the count was read, even in the middle of its walk
- *    (the walk may be garbage), is switched out again before the stop and
- *    its count differs: it is walked again.  A stale count read just
- *    before a switch-out only makes the task walked again.
- *  - Counts are unsigned long: they do not wrap in between.
- * Tasks created after their list position was passed have no record (or
- * another start_time): walked.  Tasks beyond the record's size: walked.
- * Tasks that exited are not on the list inside the stop: not walked, as
- * before the pre-walk existed.  This CPU's stopper (current) was switched
- * in without being switched out, so its count did not move: it is always
- * walked (safety.c).  The other CPUs' stoppers are on their CPUs, in
- * stop_machine() code, and are skipped as before.  The idle tasks are not
- * on the task list: they are always walked inside, one per CPU.
+ *  - The probes are registered and synchronize_rcu() has returned before
+ *    the pre-walk starts: every __schedule() from then on runs them
+ *    (tracepoints call their probes with preemption off).
+ *  - The pre-walk saw the task off its CPU and walked it.  If it ran
+ *    after that (even from the middle of its walk, which is then garbage)
+ *    it was switched out before the stop, since inside the stop every
+ *    CPU but this one runs its stopper and every other task is off its
+ *    CPU: that switch ran the probe, which logged it.
+ *  - A task created after the pre-walk passed its place on the list is
+ *    logged by the fork probe.
+ * So every task whose stack may differ from its pre-walk is in the log,
+ * and the stop walks exactly: the idle tasks (not on the task list, one
+ * per CPU), current (this CPU's stopper: switched in, not out, so not
+ * logged) and the logged tasks.  The other CPUs' stoppers are on their
+ * CPUs, in stop_machine() code, and are skipped as before.  A task that
+ * exited is skipped once it is TASK_DEAD (it never runs again) or its
+ * stack is freed.
  *
- * The record is allocated before the stop (sized by the tasks counted
- * plus slack) and is an open-addressing hash by task pointer.  Undo goes
- * through the same code (patch.c), so it pre-walks the same way.
+ * The log is allocated before the stop.  If more tasks are logged than
+ * it holds, every task is walked inside the stop, as before the pre-walk
+ * existed.  Undo goes through the same code (patch.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
-#include <linux/hash.h>
-#include <linux/ktime.h>
-#include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/tracepoint.h>
 #include "ksplice.h"
 
 /*
@@ -68,125 +62,146 @@ module_param(prewalk_delay_ms, uint, 0644);
 MODULE_PARM_DESC(prewalk_delay_ms,
 		 "tests only: sleep this long between the pre-walk and stop_machine");
 
-struct ksplice_seen {
-	struct task_struct *task;	/* NULL: a free slot */
-	u64 start_time;
-	unsigned long switches;		/* nvcsw + nivcsw */
-	bool rewalk;
-};
+#define KSPLICE_PREWALK_LOG	16384
 
 struct ksplice_prewalk {
-	unsigned int bits;		/* the table has 1 << bits slots */
-	unsigned int nr;		/* recorded */
-	unsigned int max;		/* recordable: half the slots at most */
-	struct ksplice_seen s[];
+	atomic_t nr;			/* logged; may exceed the array */
+	struct task_struct *log[KSPLICE_PREWALK_LOG];
 };
 
-static unsigned long ksplice_switches(const struct task_struct *t)
+static void ksplice_prewalk_log(struct ksplice_prewalk *pw,
+				struct task_struct *t)
 {
-	return READ_ONCE(t->nvcsw) + READ_ONCE(t->nivcsw);
+	unsigned int i = atomic_inc_return(&pw->nr) - 1;
+
+	if (i < KSPLICE_PREWALK_LOG) {
+		get_task_struct(t);
+		pw->log[i] = t;
+	}
 }
 
-/* @t's slot: its record, or the free slot where it would go. */
-static struct ksplice_seen *ksplice_slot(const struct ksplice_prewalk *pw,
-					 const struct task_struct *t)
+static void ksplice_prewalk_switch(void *data, bool preempt,
+				   struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state)
 {
-	unsigned int mask = (1U << pw->bits) - 1;
-	unsigned int i = hash_ptr(t, pw->bits);
-	struct ksplice_seen *s = (struct ksplice_seen *)pw->s;
+	ksplice_prewalk_log(data, prev);
+}
 
-	while (s[i].task && s[i].task != t)
-		i = (i + 1) & mask;
-	return &s[i];
+static void ksplice_prewalk_fork(void *data, struct task_struct *parent,
+				 struct task_struct *child)
+{
+	ksplice_prewalk_log(data, child);
+}
+
+static int ksplice_prewalk_probes(struct ksplice_prewalk *pw)
+{
+	int ret;
+
+	ret = tracepoint_probe_register(ksplice_k.tp_sched_switch,
+					ksplice_prewalk_switch, pw);
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register(ksplice_k.tp_sched_process_fork,
+					ksplice_prewalk_fork, pw);
+	if (ret) {
+		tracepoint_probe_unregister(ksplice_k.tp_sched_switch,
+					    ksplice_prewalk_switch, pw);
+		tracepoint_synchronize_unregister();
+		return ret;
+	}
+	/* Every __schedule() and fork from now on runs them. */
+	synchronize_rcu();
+	return 0;
 }
 
 static void ksplice_prewalk_task(struct ksplice_prewalk *pw,
 				 const struct ksplice_ranges *rs,
 				 struct task_struct *t)
 {
-	struct ksplice_seen *s;
-	unsigned long switches;
-
-	if (pw->nr >= pw->max)
-		return;
-	s = ksplice_slot(pw, t);
-	if (s->task)
-		return;
-	switches = ksplice_switches(t);
-	/* The count before on_cpu: see the top of this file. */
-	smp_rmb();
-	s->task = t;
-	s->start_time = t->start_time;
-	s->switches = switches;
-	s->rewalk = t == current || READ_ONCE(t->on_cpu) ||
-		    ksplice_walk_task(rs, t);
-	pw->nr++;
-}
-
-static struct ksplice_prewalk *ksplice_prewalk_alloc(void)
-{
-	struct ksplice_prewalk *pw;
-	struct task_struct *g, *t;
-	unsigned int n = 0, bits;
-
-	rcu_read_lock();
-	for_each_process_thread(g, t)
-		n++;
-	rcu_read_unlock();
-	/* Slack for the tasks created meanwhile; the rest are walked inside. */
-	n += n / 4 + 64;
-	bits = order_base_2(2 * n);
-	pw = kvzalloc(struct_size(pw, s, 1UL << bits), GFP_KERNEL);
-	if (!pw)
-		return NULL;
-	pw->bits = bits;
-	pw->max = n;
-	return pw;
+	if (t == current || READ_ONCE(t->on_cpu) || ksplice_walk_task(rs, t))
+		ksplice_prewalk_log(pw, t);
 }
 
 /*
- * Walks every task's stack against @rs and records what the stop needs
- * to skip it.  NULL if there is no memory for it: then every task is
- * walked inside the stop, as it was before.
+ * Walks every task's stack against @rs and logs, from then until
+ * ksplice_prewalk_free(), the tasks the stop must walk again.  NULL if
+ * that cannot be set up: then every task is walked inside the stop.
  */
 struct ksplice_prewalk *ksplice_prewalk(const struct ksplice_ranges *rs)
 {
-	struct ksplice_prewalk *pw = ksplice_prewalk_alloc();
+	struct ksplice_prewalk *pw = kvzalloc(sizeof(*pw), GFP_KERNEL);
 	struct task_struct *g, *t;
 	unsigned int delay;
 
 	if (!pw)
 		return NULL;
+	if (ksplice_prewalk_probes(pw)) {
+		kvfree(pw);
+		return NULL;
+	}
 	rcu_read_lock();
 	for_each_process_thread(g, t)
 		ksplice_prewalk_task(pw, rs, t);
 	rcu_read_unlock();
 	delay = READ_ONCE(prewalk_delay_ms);
 	if (delay) {
-		pr_info("pre-walk of %u tasks done; waiting %u ms (prewalk_delay_ms, for tests)\n",
-			pw->nr, delay);
+		pr_info("pre-walk done, %u tasks logged; waiting %u ms (prewalk_delay_ms, for tests)\n",
+			atomic_read(&pw->nr), delay);
 		msleep(delay);
 	}
 	return pw;
 }
 
-/*
- * Inside the stop: whether @t (not current, not on a CPU) must be walked
- * again.  With no record (@pw NULL) every task must.
- */
-bool ksplice_prewalk_moved(const struct ksplice_prewalk *pw,
-			   struct task_struct *t)
+static int ksplice_ptr_cmp(const void *a, const void *b)
 {
-	const struct ksplice_seen *s;
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
 
-	if (!pw)
-		return true;
-	s = ksplice_slot(pw, t);
-	return !s->task || s->rewalk || s->start_time != t->start_time ||
-	       s->switches != ksplice_switches(t);
+	return x < y ? -1 : x > y;
 }
 
+/*
+ * Inside the stop: the tasks to walk again, sorted and without repeats,
+ * into *@tasks; how many.  -1 if every task must be walked (no log, or
+ * it overflowed).  No probe runs now: every CPU is in the stop.
+ */
+int ksplice_prewalk_moved(struct ksplice_prewalk *pw,
+			  struct task_struct ***tasks)
+{
+	unsigned int n, i, k = 0;
+
+	if (!pw)
+		return -1;
+	n = atomic_read(&pw->nr);
+	if (n > KSPLICE_PREWALK_LOG)
+		return -1;
+	sort(pw->log, n, sizeof(pw->log[0]), ksplice_ptr_cmp, NULL);
+	/* A permutation, not a copy: each entry holds a reference. */
+	for (i = 0; i < n; i++) {
+		if (k && pw->log[i] == pw->log[k - 1])
+			continue;
+		swap(pw->log[i], pw->log[k]);
+		k++;
+	}
+	*tasks = pw->log;
+	return k;
+}
+
+/* After the stop: the probes off, the tasks let go. */
 void ksplice_prewalk_free(struct ksplice_prewalk *pw)
 {
+	unsigned int i, n;
+
+	if (!pw)
+		return;
+	tracepoint_probe_unregister(ksplice_k.tp_sched_process_fork,
+				    ksplice_prewalk_fork, pw);
+	tracepoint_probe_unregister(ksplice_k.tp_sched_switch,
+				    ksplice_prewalk_switch, pw);
+	tracepoint_synchronize_unregister();
+	n = min_t(unsigned int, atomic_read(&pw->nr), KSPLICE_PREWALK_LOG);
+	for (i = 0; i < n; i++)
+		put_task_struct(pw->log[i]);
 	kvfree(pw);
 }

@@ -174,32 +174,51 @@ static void ksplice_check_task(const struct ksplice_ranges *rs,
 		ksplice_conflict(out, t, name);
 }
 
+static void ksplice_check_all(const struct ksplice_ranges *rs,
+			      struct ksplice_conflicts *out)
+{
+	struct task_struct *g, *t;
+
+	/* No CPU can be inside a tasklist_lock writer now; RCU for form. */
+	rcu_read_lock();
+	for_each_process_thread(g, t)
+		if (t == current || !READ_ONCE(t->on_cpu))
+			ksplice_check_task(rs, t, out);
+	rcu_read_unlock();
+}
+
 /*
- * Tasks the pre-walk (@pw, prewalk.c) saw outside the ranges and that
- * have not run since are skipped.  Every other CPU runs its stopper
- * thread now, in stop_machine() code; their stacks are live and cannot
- * be walked from here.  This CPU's stopper (current) is always walked.
+ * Every other CPU runs its stopper thread now, in stop_machine() code;
+ * their stacks are live and cannot be walked from here.  Of the other
+ * tasks, those the pre-walk (@pw, prewalk.c) saw outside the ranges and
+ * that have not run since are skipped; current (this CPU's stopper) and
+ * the idle tasks (logged when they switch out: walked once) are always
+ * walked.
  */
 void ksplice_check_stacks(const struct ksplice_ranges *rs,
-			  const struct ksplice_prewalk *pw,
+			  struct ksplice_prewalk *pw,
 			  struct ksplice_conflicts *out)
 {
 	u64 t0 = ktime_get_mono_fast_ns();
-	struct task_struct *g, *t;
-	int cpu;
+	struct task_struct **moved, *t;
+	int cpu, n, i;
 
 	out->nr = 0;
 	out->walked = 0;
 	for_each_online_cpu(cpu)
 		ksplice_check_task(rs, ksplice_k.idle_task(cpu), out);
-	/* No CPU can be inside a tasklist_lock writer now; RCU for form. */
-	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (t != current &&
-		    (READ_ONCE(t->on_cpu) || !ksplice_prewalk_moved(pw, t)))
-			continue;
-		ksplice_check_task(rs, t, out);
+	n = ksplice_prewalk_moved(pw, &moved);
+	if (n < 0) {
+		ksplice_check_all(rs, out);
+	} else {
+		ksplice_check_task(rs, current, out);
+		for (i = 0; i < n; i++) {
+			t = moved[i];
+			if (t != current && !is_idle_task(t) &&
+			    !READ_ONCE(t->on_cpu) &&
+			    READ_ONCE(t->__state) != TASK_DEAD)
+				ksplice_check_task(rs, t, out);
+		}
 	}
-	rcu_read_unlock();
 	out->check_ns = ktime_get_mono_fast_ns() - t0;
 }

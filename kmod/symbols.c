@@ -56,6 +56,8 @@ static const struct {
 	KSPLICE_KSYM(idle_task, "idle_task"),
 	KSPLICE_KSYM(jump_label_reserved, "jump_label_text_reserved"),
 	KSPLICE_KSYM(static_call_reserved, "static_call_text_reserved"),
+	KSPLICE_KSYM(tp_sched_switch, "__tracepoint_sched_switch"),
+	KSPLICE_KSYM(tp_sched_process_fork, "__tracepoint_sched_process_fork"),
 };
 
 int ksplice_symbols_init(void)

@@ -27,7 +27,7 @@ out=$(vm --file "$upd" -- '
 	wait_prewalk() {
 		while :; do
 			dmesg >/tmp/dmesg
-			[ "$(grep -c "pre-walk of" /tmp/dmesg)" -gt "$1" ] && return
+			[ "$(grep -c "pre-walk done" /tmp/dmesg)" -gt "$1" ] && return
 			sleep 0.1
 		done
 	}
