@@ -98,6 +98,8 @@ static int ksplice_prewalk_probes(struct ksplice_prewalk *pw)
 {
 	int ret;
 
+	if (!ksplice_k.tp_sched_switch || !ksplice_k.tp_sched_process_fork)
+		return -ENOENT;
 	ret = tracepoint_probe_register(ksplice_k.tp_sched_switch,
 					ksplice_prewalk_switch, pw);
 	if (ret)

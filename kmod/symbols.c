@@ -56,8 +56,6 @@ static const struct {
 	KSPLICE_KSYM(idle_task, "idle_task"),
 	KSPLICE_KSYM(jump_label_reserved, "jump_label_text_reserved"),
 	KSPLICE_KSYM(static_call_reserved, "static_call_text_reserved"),
-	KSPLICE_KSYM(tp_sched_switch, "__tracepoint_sched_switch"),
-	KSPLICE_KSYM(tp_sched_process_fork, "__tracepoint_sched_process_fork"),
 };
 
 int ksplice_symbols_init(void)
@@ -78,6 +76,11 @@ int ksplice_symbols_init(void)
 			return -ENOENT;
 		}
 	}
+	/* Optional: without them every stack is walked in the stop (prewalk.c). */
+	ksplice_k.tp_sched_switch =
+		(void *)ksplice_lookup_name("__tracepoint_sched_switch");
+	ksplice_k.tp_sched_process_fork =
+		(void *)ksplice_lookup_name("__tracepoint_sched_process_fork");
 	return 0;
 }
 

@@ -23,13 +23,15 @@ ok $? "ksplice-create builds the pipe_read update"
 out=$(vm --file "$upd" -- '
 	tar xzf ksplice-pipe.tar.gz ksplice.ko && insmod ksplice.ko prewalk_delay_ms=3000 && echo CORE-LOADED
 	echo "DELAY=$(cat /sys/module/ksplice/parameters/prewalk_delay_ms)"
-	# The pre-walk has been done when the core says so (then the window).
+	# The pre-walk has been done when the core says so (then the window);
+	# bounded, so that a broken run fails rather than waits for the rig.
 	wait_prewalk() {
-		while :; do
+		for i in $(seq 300); do
 			dmesg >/tmp/dmesg
 			[ "$(grep -c "pre-walk done" /tmp/dmesg)" -gt "$1" ] && return
 			sleep 0.1
 		done
+		echo "NO-PREWALK-$1"
 	}
 	# Blocked in pipe_read: its wchan, at most 2 s after the pre-walk.
 	in_pipe_read() {
