@@ -213,6 +213,7 @@ void ksplice_fstates_free(struct ksplice_core *core);
 
 /* match.c */
 int ksplice_match_all(struct ksplice_core *core);
+unsigned long ksplice_kprobe_in(unsigned long start, unsigned long end);
 
 /* reloc.c */
 bool ksplice_view_has_target(const struct ksplice_core *core,

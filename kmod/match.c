@@ -44,20 +44,14 @@ static __printf(2, 3) bool ksplice_fail(struct ksplice_match *m,
 	return false;
 }
 
-/*
- * A kprobe's int3, or the jmp of an optimized one, reads as a mismatch at
- * its first byte, or up to 4 bytes later when the instruction it covers
- * began with the same byte.  Its address, if one is set at or just before
- * @addr; 0 if none.
- */
-static unsigned long ksplice_kprobe_near(unsigned long addr,
-					 unsigned long start)
+/* The address of a kprobe set in [@start, @end]; 0 if none. */
+unsigned long ksplice_kprobe_in(unsigned long start, unsigned long end)
 {
 	unsigned long a, found = 0;
 
 	/* get_kprobe walks an RCU list. */
 	rcu_read_lock();
-	for (a = addr; a >= start && a + KSPLICE_JMP_LEN > addr && !found; a--)
+	for (a = start; a <= end && !found; a++)
 		if (ksplice_k.get_kprobe((void *)a))
 			found = a;
 	rcu_read_unlock();
@@ -75,7 +69,12 @@ static bool ksplice_match_bytes(struct ksplice_match *m)
 		    m->run[i] == f->pre[i])
 			continue;
 		n = min(8U, f->pre_size - i);
-		probe = ksplice_kprobe_near(m->code + i, m->code);
+		/*
+		 * A kprobe's int3, or an optimized one's jmp, differs at its
+		 * first byte, or up to 4 bytes later when the instruction it
+		 * covers began with the same byte.
+		 */
+		probe = ksplice_kprobe_in(m->code + max(i, 4U) - 4, m->code + i);
 		m->probed = probe;
 		if (probe)
 			return ksplice_fail(m, "%s+0x%x: a kprobe is set at %pS (running %*ph, expected %*ph)",

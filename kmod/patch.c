@@ -133,6 +133,7 @@ static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 {
 	struct ksplice_core *core = st->core;
 	const struct ksplice_conflict *c = &st->conflicts.c[0];
+	unsigned long probe, stale_addr = 0;
 
 	mutex_lock(&core->status_lock);
 	core->conflicts = st->conflicts;
@@ -144,9 +145,18 @@ static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 					 "%u tasks in the code, first %s %d in %s",
 					 st->conflicts.nr, c->comm, c->pid,
 					 c->func);
+	if (ret == -ESTALE && st->stale < core->update->nr_funcs)
+		stale_addr = core->fs[st->stale].patch_addr;
 	if (ret == -ESTALE && st->stale == core->update->nr_funcs)
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
 					 "a replaced update's jump changed since matching");
+	if (ret == -ESTALE &&
+	    (probe = ksplice_kprobe_in(stale_addr - KSPLICE_JMP_LEN + 1,
+				       stale_addr + KSPLICE_JMP_LEN - 1)))
+		return ksplice_set_abort(core, KSPLICE_ABORT_PROBED,
+					 "%s: a kprobe was set at %pS since matching",
+					 core->update->funcs[st->stale].name,
+					 (void *)probe);
 	if (ret == -ESTALE)
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: code changed since matching",
