@@ -183,11 +183,13 @@ static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
 	if (!ksplice_sym_is(m->f->target, r->symbol, sym)) {
 		/* An applied update's copy of the function: stack.c */
 		old = ksplice_stack_copy_of(m->f->target, r->symbol, sym);
-		if (!old)
+		if (old)
+			sym = old;
+		/* Or a function an applied update added: added.c */
+		else if (!ksplice_added_by(m->f->target, r->symbol, sym))
 			return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
 					    m->f->name, r->offset, (void *)sym,
 					    r->symbol);
-		sym = old;
 	}
 	return !bind || ksplice_match_bind(m, r->symbol, sym);
 }
@@ -351,6 +353,10 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 	*hits = 0;
 	nr = ksplice_sym_addrs(m->f->target, m->f->name, cands,
 			       ARRAY_SIZE(cands));
+	/* A function an applied update added: its jump goes on that copy. */
+	if (nr >= 0 && nr < ARRAY_SIZE(cands))
+		nr += ksplice_added_addrs(m->f->target, m->f->name, cands + nr,
+					  ARRAY_SIZE(cands) - nr);
 	if (nr <= 0) {
 		ksplice_fail(m, nr ? "%s: target %s is not loaded" :
 			     "%s: no such symbol in %s", m->f->name,
@@ -527,6 +533,18 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 		return 1;
 	if (cause != KSPLICE_ABORT_NONE)
 		return ksplice_set_abort(m->core, cause, "%s", m->why);
+	/*
+	 * A module's unload would leave the jump in the copy (added.c),
+	 * and the module's reload could not match it again.
+	 */
+	if (!ksplice_is_vmlinux(m->f->target) &&
+	    ksplice_added_by(m->f->target, m->f->name, addr))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s added it to module %s; replacing it there is not supported",
+					 m->f->name,
+					 ksplice_added_by(m->f->target, m->f->name,
+							  addr)->update->id,
+					 m->f->target);
 	fs->old_addr = addr;
 	fs->patch_addr = addr + fs->patch_off;
 	fs->run_addr = m->found_code;
