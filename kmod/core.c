@@ -217,7 +217,7 @@ static int ksplice_arm_all(struct ksplice_core *core)
 	int ret;
 
 	for (i = 0; i < u->nr_funcs; i++) {
-		if (!core->fs[i].via_ftrace)
+		if (!core->fs[i].via_ftrace || core->fs[i].over)
 			continue;
 		ret = ksplice_redirect_arm(&core->fs[i], &u->funcs[i]);
 		if (ret)
@@ -356,6 +356,7 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 {
 	const struct ksplice_update *u = core->update;
 	struct ksplice_view *v = ksplice_view_alloc(core);
+	bool retargeted = false;
 	unsigned int i, k;
 	int ret = 0;
 
@@ -370,8 +371,13 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 		ret = ksplice_patch_retry(&v->core, true);
 	if (!ret)
 		ksplice_disarm_all(&v->core);
-	for (k = 0; !ret && k < v->update.nr_funcs; k++)
+	for (k = 0; !ret && k < v->update.nr_funcs; k++) {
+		retargeted |= !!v->core.fs[k].over;
+		v->core.fs[k].over = NULL;
 		v->core.fs[k].live = false;
+	}
+	if (retargeted)
+		ksplice_redirect_sync();
 	ksplice_view_done(v, core, ret);
 	return ret;
 }
@@ -542,6 +548,7 @@ static void ksplice_module_going(struct module *mod)
 				pr_info("%s: module %s unloaded, %s with it\n",
 					u->id, mod->name, u->funcs[i].name);
 			ksplice_redirect_disarm(fs);
+			fs->over = NULL;
 			fs->live = false;
 			WRITE_ONCE(fs->old_addr, 0);
 			fs->patch_addr = 0;

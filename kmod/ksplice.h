@@ -77,6 +77,9 @@ struct ksplice_fstate {
 	bool live;			/* its jump is in the running code */
 	bool via_ftrace;		/* no room for the jump: redirect.c */
 	struct ksplice_redirect *rd;	/* registered, while via_ftrace */
+	struct ksplice_redirect *over;	/* via_ftrace on top of another
+					 * update: its redirection, which
+					 * this one retargets */
 };
 
 struct ksplice_conflict {
@@ -190,6 +193,8 @@ int ksplice_redirect_arm(struct ksplice_fstate *fs,
 			 const struct ksplice_func *f);
 void ksplice_redirect_disarm(struct ksplice_fstate *fs);
 void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on);
+void ksplice_redirect_retarget(struct ksplice_redirect *rd, unsigned long to);
+void ksplice_redirect_sync(void);
 
 /* pins.c */
 int ksplice_pins_take(const struct ksplice_update *u, char *why, size_t len);

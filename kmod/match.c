@@ -456,6 +456,31 @@ enum ksplice_round {
 };
 
 /*
+ * The update below, @id, redirects the function through ftrace: this one
+ * retargets that redirection, the bottom update's (redirect.c).  A
+ * replace update would have to take the redirection over from the
+ * update it unloads: not done.
+ */
+static int ksplice_match_over(struct ksplice_match *m,
+			      const struct ksplice_stack_entry *bottom,
+			      const char *id)
+{
+	const struct ksplice_fstate *b = &bottom->core->fs[bottom->idx];
+
+	if (m->core->replacing)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s redirects it through ftrace, which a replace update cannot take over",
+					 m->f->name, id);
+	if (!b->rd)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: update %s's redirection is gone",
+					 m->f->name, bottom->core->update->id);
+	m->fs->over = b->rd;
+	m->fs->stock_size = b->stock_size;
+	return 0;
+}
+
+/*
  * The function matched the new code of the update on top of its stack,
  * or, for a replace update, the stock code under it: its jump takes the
  * place of that update's, which it must cover exactly.  A replace
@@ -479,9 +504,7 @@ static int ksplice_match_onto(struct ksplice_match *m)
 	below = &top.core->fs[top.idx];
 	id = top.core->update->id;
 	if (below->via_ftrace)
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s: update %s redirects it through ftrace; nothing stacks on that",
-					 m->f->name, id);
+		return ksplice_match_over(m, &s[0], id);
 	if (below->patch_addr != fs->patch_addr)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: its jump would go at +0x%x, update %s's is at +0x%lx",
@@ -546,6 +569,7 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 							  addr)->update->id,
 					 m->f->target);
 	fs->old_addr = addr;
+	fs->over = NULL;
 	fs->patch_addr = addr + fs->patch_off;
 	fs->run_addr = m->found_code;
 	fs->stock_size = m->f->pre_size;
@@ -563,9 +587,10 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 			return ret;
 	}
 	/* No room for the jump: ftrace redirects the function instead. */
-	fs->via_ftrace = m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
+	fs->via_ftrace = fs->over ||
+			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
 			 !ksplice_window_free(fs);
-	if (fs->via_ftrace && stacked)
+	if (fs->via_ftrace && stacked && !fs->over)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: no room for a jump on top of the update below",
 					 m->f->name);
