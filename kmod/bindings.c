@@ -94,3 +94,20 @@ void ksplice_bindings_move(struct ksplice_bindings *to,
 			 ksplice_binding_hash(e->unit, e->name));
 	}
 }
+
+/* Calls @fn on every binding of @b until it returns non-zero. */
+int ksplice_bindings_each(struct ksplice_bindings *b,
+			  int (*fn)(void *data, const char *target,
+				    const char *name, unsigned long addr),
+			  void *data)
+{
+	struct ksplice_binding *e;
+	int bkt, ret;
+
+	hash_for_each(b->tab, bkt, e, node) {
+		ret = fn(data, e->target, e->name, e->addr);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -132,6 +132,9 @@ static struct ksplice_view *ksplice_view_alloc(struct ksplice_core *core)
 	v->core.stage = core->stage;
 	v->core.max_tries = READ_ONCE(core->max_tries);
 	v->core.retry_interval_ms = READ_ONCE(core->retry_interval_ms);
+	/* added.c: the view adds to the update's uses, kept if it applies. */
+	memcpy(v->core.uses, core->uses, sizeof(core->uses));
+	v->core.nr_uses = core->nr_uses;
 	return v;
 }
 
@@ -157,6 +160,9 @@ static void ksplice_view_done(struct ksplice_view *v, struct ksplice_core *core,
 	if (ret) {
 		core->cause = v->core.cause;
 		memcpy(core->detail, v->core.detail, sizeof(core->detail));
+	} else {
+		memcpy(core->uses, v->core.uses, sizeof(core->uses));
+		core->nr_uses = v->core.nr_uses;
 	}
 	core->conflicts = v->core.conflicts;
 	core->pause_ns = v->core.pause_ns;
@@ -212,7 +218,7 @@ static int ksplice_arm_all(struct ksplice_core *core)
 	int ret;
 
 	for (i = 0; i < u->nr_funcs; i++) {
-		if (!core->fs[i].via_ftrace)
+		if (!core->fs[i].via_ftrace || core->fs[i].over)
 			continue;
 		ret = ksplice_redirect_arm(&core->fs[i], &u->funcs[i]);
 		if (ret)
@@ -321,6 +327,8 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 	}
 	ret = ksplice_match_all(&v->core);
 	if (!ret)
+		ret = ksplice_added_uses_bound(&v->core);
+	if (!ret)
 		ret = ksplice_check_overlap(core, &v->core);
 	if (!ret)
 		ret = ksplice_relocate_all(&v->core);
@@ -352,6 +360,7 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 {
 	const struct ksplice_update *u = core->update;
 	struct ksplice_view *v = ksplice_view_alloc(core);
+	bool retargeted = false;
 	unsigned int i, k;
 	int ret = 0;
 
@@ -366,8 +375,13 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 		ret = ksplice_patch_retry(&v->core, true);
 	if (!ret)
 		ksplice_disarm_all(&v->core);
-	for (k = 0; !ret && k < v->update.nr_funcs; k++)
+	for (k = 0; !ret && k < v->update.nr_funcs; k++) {
+		retargeted |= !!v->core.fs[k].over;
+		v->core.fs[k].over = NULL;
 		v->core.fs[k].live = false;
+	}
+	if (retargeted)
+		ksplice_redirect_sync();
 	ksplice_view_done(v, core, ret);
 	return ret;
 }
@@ -421,6 +435,8 @@ static int __ksplice_reverse(struct ksplice_core *core, bool force)
 	ksplice_clear_abort(core);
 	/* Last in, first out: nothing changes while a later one stands. */
 	ret = ksplice_stack_check_reverse(core);
+	if (!ret)
+		ret = ksplice_added_check_reverse(core);
 	if (ret)
 		return ret;
 	ret = ksplice_hooks_check(core, KSPLICE_HOOK_PRE_UNDO,
@@ -441,6 +457,7 @@ static int __ksplice_reverse(struct ksplice_core *core, bool force)
 			  core->hooks_ran[KSPLICE_HOOK_PRE_APPLY]);
 	memset(core->hooks_ran, 0, sizeof(core->hooks_ran));
 	ksplice_set_stage(core, KSPLICE_STAGE_REVERSED);
+	core->nr_uses = 0;
 	ksplice_put_ref(core);
 	return 0;
 }
@@ -535,6 +552,7 @@ static void ksplice_module_going(struct module *mod)
 				pr_info("%s: module %s unloaded, %s with it\n",
 					u->id, mod->name, u->funcs[i].name);
 			ksplice_redirect_disarm(fs);
+			fs->over = NULL;
 			fs->live = false;
 			WRITE_ONCE(fs->old_addr, 0);
 			fs->patch_addr = 0;
@@ -668,6 +686,7 @@ void ksplice_unregister_update(struct ksplice_update *update)
 		pr_crit("%s: unloaded while applied and cannot be reversed\n",
 			update->id);
 	list_del(&core->list);
+	ksplice_added_forget(core);
 	update->core = NULL;
 	mutex_unlock(&ksplice_mutex);
 	ksplice_sysfs_put(core);

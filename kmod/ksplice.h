@@ -23,6 +23,7 @@
 #define KSPLICE_MAX_EXPECT	KSPLICE_MAX_CODE
 #define KSPLICE_DEFAULT_TRIES	5
 #define KSPLICE_MAX_STACK	16	/* updates on one function */
+#define KSPLICE_MAX_USES	16	/* updates whose functions one uses */
 #define KSPLICE_DEFAULT_INTERVAL_MS	1000
 
 enum ksplice_stage {
@@ -79,6 +80,9 @@ struct ksplice_fstate {
 	bool live;			/* its jump is in the running code */
 	bool via_ftrace;		/* no room for the jump: redirect.c */
 	struct ksplice_redirect *rd;	/* registered, while via_ftrace */
+	struct ksplice_redirect *over;	/* via_ftrace on top of another
+					 * update: its redirection, which
+					 * this one retargets */
 };
 
 struct ksplice_conflict {
@@ -107,6 +111,12 @@ struct ksplice_ranges {
 	struct ksplice_range r[];
 };
 
+/* An applied update whose added function @name an update uses (added.c). */
+struct ksplice_use {
+	struct ksplice_core *core;
+	const char *name;
+};
+
 struct ksplice_core {
 	struct kobject kobj;
 	struct list_head list;		/* in ksplice_updates */
@@ -130,6 +140,8 @@ struct ksplice_core {
 	/* hooks.c: objects whose apply hooks of each kind ran (bit i: objs[i]) */
 	u64 hooks_ran[KSPLICE_HOOK_MAX];
 	u64 hook_objs;			/* a view's: whose stop hooks run */
+	struct ksplice_use uses[KSPLICE_MAX_USES];
+	unsigned int nr_uses;
 };
 
 /* A jump of a replaced update taken out by a replace update (replace.c). */
@@ -188,6 +200,8 @@ int ksplice_redirect_arm(struct ksplice_fstate *fs,
 			 const struct ksplice_func *f);
 void ksplice_redirect_disarm(struct ksplice_fstate *fs);
 void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on);
+void ksplice_redirect_retarget(struct ksplice_redirect *rd, unsigned long to);
+void ksplice_redirect_sync(void);
 
 /* pins.c */
 int ksplice_pins_take(const struct ksplice_update *u, char *why, size_t len);
@@ -204,6 +218,22 @@ int ksplice_binding_add(struct ksplice_bindings *b,
 			unsigned long addr);
 void ksplice_bindings_move(struct ksplice_bindings *to,
 			   struct ksplice_bindings *from);
+int ksplice_bindings_each(struct ksplice_bindings *b,
+			  int (*fn)(void *data, const char *target,
+				    const char *name, unsigned long addr),
+			  void *data);
+
+/* added.c */
+struct ksplice_core *ksplice_added_by(const char *target, const char *name,
+				      unsigned long addr);
+unsigned long ksplice_added_addr(const char *target, const char *name);
+int ksplice_added_addrs(const char *target, const char *name,
+			unsigned long *addrs, int max);
+int ksplice_added_use(struct ksplice_core *core, struct ksplice_core *used,
+		      const char *name);
+int ksplice_added_uses_bound(struct ksplice_core *core);
+void ksplice_added_forget(const struct ksplice_core *core);
+int ksplice_added_check_reverse(struct ksplice_core *core);
 
 /* validate.c */
 int ksplice_validate(struct ksplice_update *u, char *why, size_t len);

@@ -210,11 +210,13 @@ static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
 	if (!ksplice_sym_is(m->f->target, r->symbol, sym)) {
 		/* An applied update's copy of the function: stack.c */
 		old = ksplice_stack_copy_of(m->f->target, r->symbol, sym);
-		if (!old)
+		if (old)
+			sym = old;
+		/* Or a function an applied update added: added.c */
+		else if (!ksplice_added_by(m->f->target, r->symbol, sym))
 			return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
 					    m->f->name, r->offset, (void *)sym,
 					    r->symbol);
-		sym = old;
 	}
 	return !bind || ksplice_match_bind(m, r->symbol, sym);
 }
@@ -380,6 +382,10 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 	*hits = 0;
 	nr = ksplice_sym_addrs(m->f->target, m->f->name, cands,
 			       ARRAY_SIZE(cands));
+	/* A function an applied update added: its jump goes on that copy. */
+	if (nr >= 0 && nr < ARRAY_SIZE(cands))
+		nr += ksplice_added_addrs(m->f->target, m->f->name, cands + nr,
+					  ARRAY_SIZE(cands) - nr);
 	if (nr <= 0) {
 		ksplice_fail(m, nr ? "%s: target %s is not loaded" :
 			     "%s: no such symbol in %s", m->f->name,
@@ -484,6 +490,31 @@ enum ksplice_round {
 };
 
 /*
+ * The update below, @id, redirects the function through ftrace: this one
+ * retargets that redirection, the bottom update's (redirect.c).  A
+ * replace update would have to take the redirection over from the
+ * update it unloads: not done.
+ */
+static int ksplice_match_over(struct ksplice_match *m,
+			      const struct ksplice_stack_entry *bottom,
+			      const char *id)
+{
+	const struct ksplice_fstate *b = &bottom->core->fs[bottom->idx];
+
+	if (m->core->replacing)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s redirects it through ftrace, which a replace update cannot take over",
+					 m->f->name, id);
+	if (!b->rd)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: update %s's redirection is gone",
+					 m->f->name, bottom->core->update->id);
+	m->fs->over = b->rd;
+	m->fs->stock_size = b->stock_size;
+	return 0;
+}
+
+/*
  * The function matched the new code of the update on top of its stack,
  * or, for a replace update, the stock code under it: its jump takes the
  * place of that update's, which it must cover exactly.  A replace
@@ -507,9 +538,7 @@ static int ksplice_match_onto(struct ksplice_match *m)
 	below = &top.core->fs[top.idx];
 	id = top.core->update->id;
 	if (below->via_ftrace)
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s: update %s redirects it through ftrace; nothing stacks on that",
-					 m->f->name, id);
+		return ksplice_match_over(m, &s[0], id);
 	if (below->patch_addr != fs->patch_addr)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: its jump would go at +0x%x, update %s's is at +0x%lx",
@@ -561,7 +590,20 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 		return 1;
 	if (cause != KSPLICE_ABORT_NONE)
 		return ksplice_set_abort(m->core, cause, "%s", m->why);
+	/*
+	 * A module's unload would leave the jump in the copy (added.c),
+	 * and the module's reload could not match it again.
+	 */
+	if (!ksplice_is_vmlinux(m->f->target) &&
+	    ksplice_added_by(m->f->target, m->f->name, addr))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s added it to module %s; replacing it there is not supported",
+					 m->f->name,
+					 ksplice_added_by(m->f->target, m->f->name,
+							  addr)->update->id,
+					 m->f->target);
 	fs->old_addr = addr;
+	fs->over = NULL;
 	fs->patch_addr = addr + fs->patch_off;
 	fs->run_addr = m->found_code;
 	fs->stock_size = m->f->pre_size;
@@ -579,9 +621,10 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 			return ret;
 	}
 	/* No room for the jump: ftrace redirects the function instead. */
-	fs->via_ftrace = m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
+	fs->via_ftrace = fs->over ||
+			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
 			 !ksplice_window_free(fs);
-	if (fs->via_ftrace && stacked)
+	if (fs->via_ftrace && stacked && !fs->over)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: no room for a jump on top of the update below",
 					 m->f->name);

@@ -71,6 +71,12 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 				    st->writes->w[i].after, KSPLICE_JMP_LEN);
 	for (i = 0; i < n; i++) {
 		fs = &core->fs[i];
+		if (fs->over) {
+			ksplice_redirect_retarget(fs->over, st->undo ?
+				fs->run_addr :
+				(unsigned long)core->update->funcs[i].new_code);
+			continue;
+		}
 		if (fs->via_ftrace) {
 			ksplice_redirect_switch(fs, !st->undo);
 			continue;

@@ -9,6 +9,13 @@
  * with the jumps of the other functions, so that the update still changes
  * all at once; undo switches it off inside the stop_machine and
  * unregisters it afterwards.
+ *
+ * An update stacked on one that ftrace redirects registers nothing (two
+ * ops may not both modify one function's ip): inside its stop_machine
+ * it retargets the redirection below to its own code, and its undo
+ * points it back to the code below, as livepatch's func_stack does.  The
+ * redirection stays the bottom update's, which undo's last-in-first-out
+ * rule keeps until every update above is gone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,7 +39,7 @@ static void notrace ksplice_redirect_handler(unsigned long ip,
 						   ops);
 
 	if (READ_ONCE(rd->on))
-		ksplice_ftrace_set_ip(fregs, rd->to);
+		ksplice_ftrace_set_ip(fregs, READ_ONCE(rd->to));
 }
 
 /* Registers the (switched off) redirection of @fs to @f's new code. */
@@ -83,4 +90,20 @@ void ksplice_redirect_disarm(struct ksplice_fstate *fs)
 void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on)
 {
 	WRITE_ONCE(fs->rd->on, on);
+}
+
+/* Inside stop_machine: callers go to @to from now on. */
+void ksplice_redirect_retarget(struct ksplice_redirect *rd, unsigned long to)
+{
+	WRITE_ONCE(rd->to, to);
+}
+
+/*
+ * After an undo that retargeted a redirection: a task that was inside
+ * ftrace's trampoline may have read the old target; wait until every
+ * task has left it, as unregistering an ftrace_ops does.
+ */
+void ksplice_redirect_sync(void)
+{
+	synchronize_rcu_tasks();
 }
