@@ -95,7 +95,6 @@ struct ksplice_conflicts {
 	struct ksplice_conflict c[KSPLICE_MAX_CONFLICTS];
 	unsigned int nr;		/* may exceed the array */
 	u64 check_ns;			/* how long the stack walk took */
-	unsigned int walked;		/* tasks walked inside the stop */
 };
 
 /* Code no task may be in, sorted by start. */
@@ -175,8 +174,6 @@ struct ksplice_kernel {
 	int (*jump_label_reserved)(void *start, void *end);
 	int (*static_call_reserved)(void *start, void *end);
 	struct kprobe *(*get_kprobe)(void *addr);
-	struct tracepoint *tp_sched_switch;
-	struct tracepoint *tp_sched_process_fork;
 };
 
 extern struct ksplice_kernel ksplice_k;
@@ -278,18 +275,8 @@ unsigned int ksplice_added_ranges(const struct ksplice_core *core,
 				  struct ksplice_range *r);
 struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 					    bool undo);
-struct ksplice_prewalk;
-const char *ksplice_walk_task(const struct ksplice_ranges *rs,
-			      struct task_struct *t);
 void ksplice_check_stacks(const struct ksplice_ranges *ranges,
-			  struct ksplice_prewalk *pw,
 			  struct ksplice_conflicts *out);
-
-/* prewalk.c */
-struct ksplice_prewalk *ksplice_prewalk(const struct ksplice_ranges *rs);
-int ksplice_prewalk_moved(struct ksplice_prewalk *pw,
-			  struct task_struct ***tasks);
-void ksplice_prewalk_free(struct ksplice_prewalk *pw);
 
 /* hooks.c */
 int ksplice_hooks_validate(const struct ksplice_object *o, char *why,

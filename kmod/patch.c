@@ -16,7 +16,6 @@
 struct ksplice_stop {
 	struct ksplice_core *core;
 	struct ksplice_ranges *ranges;
-	struct ksplice_prewalk *prewalk;	/* NULL: walk every task */
 	struct ksplice_writes *writes;	/* a replace update's, or NULL */
 	bool undo;
 	atomic_t arrived;
@@ -43,7 +42,7 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 	unsigned int i, n = core->update->nr_funcs;
 	struct ksplice_fstate *fs;
 
-	ksplice_check_stacks(st->ranges, st->prewalk, &st->conflicts);
+	ksplice_check_stacks(st->ranges, &st->conflicts);
 	if (st->conflicts.nr)
 		return -EBUSY;
 	/* Someone else (a kprobe, say) wrote there since matching. */
@@ -210,7 +209,6 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 	st->core = core;
 	st->undo = undo;
 	atomic_set(&st->arrived, 0);
-	st->prewalk = ksplice_prewalk(st->ranges);
 
 	/* cpu_hotplug_lock nests outside text_mutex (see kprobes). */
 	cpus_read_lock();
@@ -222,10 +220,9 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 
 	ret = ksplice_stop_result(st, ret);
 	if (!ret)
-		pr_info("%s: %s, %llu ns in stop_machine (%llu ns walking %u stacks)\n",
+		pr_info("%s: %s, %llu ns in stop_machine (%llu ns walking stacks)\n",
 			core->update->id, undo ? "reversed" : "applied", st->ns,
-			st->conflicts.check_ns, st->conflicts.walked);
-	ksplice_prewalk_free(st->prewalk);
+			st->conflicts.check_ns);
 	kvfree(st->ranges);
 	kvfree(st->writes);
 	kfree(st);

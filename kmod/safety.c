@@ -3,8 +3,7 @@
  * The safety check: code may be replaced only while no task is inside
  * it.  Runs inside stop_machine(), so every other task is switched out
  * with a complete saved state and its stack can be walked with the ORC
- * unwinder; the tasks a walk before the stop saw and that have not run
- * since are skipped (prewalk.c).  A return address or an interrupted IP inside a range (old
+ * unwinder.  A return address or an interrupted IP inside a range (old
  * code on apply, new code on undo) is a conflict.  The old code of a
  * function another update replaced is that update's new code (stack.c).  The time the walk
  * took is reported with the conflicts (sysfs check_ns).
@@ -140,86 +139,54 @@ static void ksplice_conflict(struct ksplice_conflicts *out,
 }
 
 /*
- * The name of a range @t's stack has a frame in, or NULL.  A stack we
- * could not walk to its end may hide such a frame: that counts too.
+ * A stack we could not walk to its end may hide a frame in the range;
+ * that counts as a conflict too.
  */
-const char *ksplice_walk_task(const struct ksplice_ranges *rs,
-			      struct task_struct *t)
+static void ksplice_check_task(const struct ksplice_ranges *rs,
+			       struct task_struct *t,
+			       struct ksplice_conflicts *out)
 {
 	struct unwind_state state;
 	const char *name;
 	unsigned long ip;
 
+	/*
+	 * Every other CPU runs its stopper thread now, in stop_machine()
+	 * code; their stacks are live and cannot be walked from here.
+	 */
+	if (t != current && READ_ONCE(t->on_cpu))
+		return;
 	/* An exited task whose stack is already freed. */
 	if (!refcount_read(&t->stack_refcount))
-		return NULL;
+		return;
 
 	for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state);
 	     unwind_next_frame(&state)) {
 		ip = unwind_get_return_address(&state);
 		name = ip ? ksplice_range_of(rs, ip) : NULL;
-		if (name)
-			return name;
+		if (name) {
+			ksplice_conflict(out, t, name);
+			return;
+		}
 	}
-	return unwind_error(&state) ? "unwind_error" : NULL;
+	if (unwind_error(&state))
+		ksplice_conflict(out, t, "unwind_error");
 }
 
-static void ksplice_check_task(const struct ksplice_ranges *rs,
-			       struct task_struct *t,
-			       struct ksplice_conflicts *out)
-{
-	const char *name = ksplice_walk_task(rs, t);
-
-	out->walked++;
-	if (name)
-		ksplice_conflict(out, t, name);
-}
-
-static void ksplice_check_all(const struct ksplice_ranges *rs,
-			      struct ksplice_conflicts *out)
-{
-	struct task_struct *g, *t;
-
-	/* No CPU can be inside a tasklist_lock writer now; RCU for form. */
-	rcu_read_lock();
-	for_each_process_thread(g, t)
-		if (t == current || !READ_ONCE(t->on_cpu))
-			ksplice_check_task(rs, t, out);
-	rcu_read_unlock();
-}
-
-/*
- * Every other CPU runs its stopper thread now, in stop_machine() code;
- * their stacks are live and cannot be walked from here.  Of the other
- * tasks, those the pre-walk (@pw, prewalk.c) saw outside the ranges and
- * that have not run since are skipped; current (this CPU's stopper) and
- * the idle tasks (logged when they switch out: walked once) are always
- * walked.
- */
 void ksplice_check_stacks(const struct ksplice_ranges *rs,
-			  struct ksplice_prewalk *pw,
 			  struct ksplice_conflicts *out)
 {
 	u64 t0 = ktime_get_mono_fast_ns();
-	struct task_struct **moved, *t;
-	int cpu, n, i;
+	struct task_struct *g, *t;
+	int cpu;
 
 	out->nr = 0;
-	out->walked = 0;
 	for_each_online_cpu(cpu)
 		ksplice_check_task(rs, ksplice_k.idle_task(cpu), out);
-	n = ksplice_prewalk_moved(pw, &moved);
-	if (n < 0) {
-		ksplice_check_all(rs, out);
-	} else {
-		ksplice_check_task(rs, current, out);
-		for (i = 0; i < n; i++) {
-			t = moved[i];
-			if (t != current && !is_idle_task(t) &&
-			    !READ_ONCE(t->on_cpu) &&
-			    READ_ONCE(t->__state) != TASK_DEAD)
-				ksplice_check_task(rs, t, out);
-		}
-	}
+	/* No CPU can be inside a tasklist_lock writer now; RCU for form. */
+	rcu_read_lock();
+	for_each_process_thread(g, t)
+		ksplice_check_task(rs, t, out);
+	rcu_read_unlock();
 	out->check_ns = ktime_get_mono_fast_ns() - t0;
 }

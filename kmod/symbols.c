@@ -77,11 +77,6 @@ int ksplice_symbols_init(void)
 			return -ENOENT;
 		}
 	}
-	/* Optional: without them every stack is walked in the stop (prewalk.c). */
-	ksplice_k.tp_sched_switch =
-		(void *)ksplice_lookup_name("__tracepoint_sched_switch");
-	ksplice_k.tp_sched_process_fork =
-		(void *)ksplice_lookup_name("__tracepoint_sched_process_fork");
 	return 0;
 }
 

@@ -15,9 +15,6 @@
  *   retry_interval_ms  rw  pause between attempts
  *   pause_ns           ro  time spent in the last stop_machine
  *   check_ns           ro  the part of pause_ns spent walking stacks
- *   check_walked       ro  how many stacks were walked in it (the others
- *                          were walked before it and have not run since:
- *                          prewalk.c)
  *
  * Writes change the running kernel's code, so besides the file modes
  * they need CAP_SYS_MODULE, like loading the update module did: root
@@ -240,8 +237,6 @@ KSPLICE_STATUS_SHOW(pause_ns, "%llu", core->pause_ns)
 
 KSPLICE_STATUS_SHOW(check_ns, "%llu", core->conflicts.check_ns)
 
-KSPLICE_STATUS_SHOW(check_walked, "%u", core->conflicts.walked)
-
 static struct kobj_attribute stage_attr = __ATTR_RW_MODE(stage, 0600);
 static struct kobj_attribute abort_cause_attr = __ATTR_RO(abort_cause);
 static struct kobj_attribute abort_detail_attr = __ATTR_RO_MODE(abort_detail,
@@ -255,7 +250,6 @@ static struct kobj_attribute retry_interval_ms_attr =
 	__ATTR_RW_MODE(retry_interval_ms, 0600);
 static struct kobj_attribute pause_ns_attr = __ATTR_RO(pause_ns);
 static struct kobj_attribute check_ns_attr = __ATTR_RO(check_ns);
-static struct kobj_attribute check_walked_attr = __ATTR_RO(check_walked);
 
 static struct attribute *ksplice_attrs[] = {
 	&stage_attr.attr,
@@ -269,7 +263,6 @@ static struct attribute *ksplice_attrs[] = {
 	&retry_interval_ms_attr.attr,
 	&pause_ns_attr.attr,
 	&check_ns_attr.attr,
-	&check_walked_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(ksplice);
