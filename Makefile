@@ -80,9 +80,11 @@ check: all
 	prove -v --timer tests/t/
 
 # Slower tests, not in check: a header thousands of units include (the
-# preprocessing filter at scale: some 20 minutes on 2 cpus).
+# preprocessing filter at scale: some 20 minutes on 2 cpus), and the core's
+# self-test under all six mitigation guests (check runs three).
 check-slow: all
 	prove -v tests/slow/
+	KSPLICE_MITIGATIONS=all prove -v tests/t/51-core-selftest-mitigations.t
 .PHONY: check-slow
 
 # Debian 12's 6.12 line (issue 14), not in check: the core's self-test
