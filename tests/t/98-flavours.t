@@ -26,7 +26,7 @@ cycles=${KSPLICE_FLAVOUR_CYCLES:-5}
 patch=$KSPLICE_TOP/examples/cmdline.patch
 base=${KSPLICE_KERNEL_ABI%-amd64}
 
-plan 40
+plan 41
 
 # Every ABI versions pins has its line in the table, with its version.
 bad=""
@@ -114,7 +114,9 @@ check_common() {
 }
 
 abi=$base-cloud-amd64
-awk -v a="$abi" '$1 == a { $5 = "loop" } { print }' "$KSPLICE_TOP/kernels" >"$tmp/kernels"
+awk -v a="$abi" '$1 == a { $NF = "loop" } { print }' "$KSPLICE_TOP/kernels" >"$tmp/kernels"
+is "$(KSPLICE_KERNELS=$tmp/kernels "$KSPLICE_TOP/scripts/kernels" get "$abi" rig)" loop \
+	"cloud-amd64: the copy of the table names loop in the rig column"
 start=$SECONDS
 out=$(KSPLICE_KERNELS=$tmp/kernels vm --kernel "$abi" --smp 2 --timeout 600 \
 	--file "$tmp/cloud-amd64/ksplice-cmdline.tar.gz" --file "$tmp/wrong/ksplice-wrong.tar.gz" -- "
