@@ -22,12 +22,15 @@
 #    refuses the module's load, and no other hook of it runs; with crc8
 #    loaded, it refuses a whole apply after vmlinux's pre-apply hooks
 #    passed: their mirror (post-undo) runs, nothing else.
+#  - the update module unloaded by force (rmmod -f) while the pre-undo
+#    hook refuses: the undo goes on (the code is going), every object's
+#    stop-undo and post-undo hooks run, and the log says so.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 49
+plan 57
 upd=$(make_update "$KSPLICE_TOP/tests/patches/hooks.patch" hooks)
 ok $? "ksplice-create builds the update with hooks"
 [ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-hooks.log" | tail -30; bail "no update file"; }
@@ -103,6 +106,18 @@ out=$(vm --timeout 400 --module crc8 --file "$upd" -- '
 	echo "CMD5 $(cat /proc/cmdline)"
 	echo "MAX5 $(cat /proc/sys/fs/pipe-max-size)"
 	echo "LOG3 $(hooklog)"
+	dmesg -c >/dev/null
+	dn ksplice-ok
+	ksplice-apply ksplice-hooks.tar.gz >/tmp/a 2>&1; echo "THIRD-STATUS=$?"
+	echo "CMD6 $(cat /proc/cmdline)"
+	dn ksplice-keep
+	rmmod -f ksplice_hooks; echo "FORCE-STATUS=$?"
+	lsmod | grep -q "^ksplice_hooks " && echo "FORCE-STILL-LOADED"
+	echo "CMD7 $(cat /proc/cmdline)"
+	echo "MAX7 $(cat /proc/sys/fs/pipe-max-size)"
+	echo "LOG4 $(hooklog)"
+	dmesg | grep "unloaded by force" | sed "s/^.*\] /FORCE-LOG /"
+	dn ksplice-ok
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|refcount|leak" | sed "s/^/DMESG: /"
 ' 2>"$tmp/vm.err")
 status=$?
@@ -183,4 +198,17 @@ like "$out" 'MAX5 1048576' "  pipe_max_size is stock"
 is "$(sed -n 's/^LOG3 //p' <<<"$out" | sed -e 's/pipe-shadow[^|]*|//')" \
 	'cmdline pre-apply|crc8 pre-apply refuses|cmdline post-undo|' \
 	"  vmlinux's pre-apply ran, then its mirror post-undo; nothing else"
+# Unloaded by force (rmmod -f) while a pre-undo hook refuses: the code
+# is going, so the undo goes on, and every object's state is taken down.
+like "$out" 'THIRD-STATUS=0' "applied again (for the forced unload)"
+like "$out" 'CMD6 .* hooks=1,1,1,0,0,0$' "  its code runs"
+like "$out" 'FORCE-STATUS=0' "rmmod -f of the update while its pre-undo hook refuses: unloaded"
+unlike "$out" 'FORCE-STILL-LOADED' "  the update module is gone"
+unlike "$out" 'CMD7 .*hooks=' "  /proc/cmdline is stock again"
+like "$out" 'MAX7 1048576' "  the stop-undo hook put pipe_max_size back"
+like "$out" 'FORCE-LOG .*hooks: unloaded by force: undone although a hook refused' \
+	"  the kernel log says the refusal was overridden"
+is "$(sed -n 's/^LOG4 //p' <<<"$out" | sed -e 's/pipe-shadow[^|]*|//')" \
+	'cmdline pre-apply|crc8 pre-apply|cmdline stop-apply|crc8 stop-apply|cmdline post-apply|crc8 post-apply|cmdline pre-undo refuses|cmdline stop-undo|crc8 stop-undo|cmdline post-undo|crc8 post-undo|' \
+	"  after the refusing pre-undo, every object's stop-undo and post-undo hooks ran"
 unlike "$out" 'DMESG: ' "no oops, BUG or warning in dmesg"
