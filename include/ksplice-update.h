@@ -10,7 +10,7 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	6	/* 6: hooks */
+#define KSPLICE_ABI_VERSION	7	/* 6: hooks; 7: new_vars, FUNC_GLOBAL */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -89,7 +89,12 @@ struct ksplice_reloc {
  * replaces the same code with the same code.
  */
 #define KSPLICE_FUNC_TWIN	0x1
-#define KSPLICE_FUNC_FLAGS	KSPLICE_FUNC_TWIN
+/*
+ * A new function with external linkage: code of any unit may call it by
+ * its name; a new static one only code of its own @unit.
+ */
+#define KSPLICE_FUNC_GLOBAL	0x2
+#define KSPLICE_FUNC_FLAGS	(KSPLICE_FUNC_TWIN | KSPLICE_FUNC_GLOBAL)
 
 struct ksplice_func {
 	const char *name;		/* kallsyms name of the old function */
@@ -169,6 +174,25 @@ struct ksplice_hook {
 	void *fn;			/* the new_code of one of new_funcs */
 };
 
+/*
+ * A variable the update adds (one the patch defines), in the update
+ * module at @addr.  An update built later from a tree with this patch
+ * refers to it by @name from code of @unit (of any unit if it is
+ * KSPLICE_VAR_GLOBAL): the core proves such a reference against @addr,
+ * and keeps this update while the later one uses it.
+ */
+#define KSPLICE_VAR_GLOBAL	0x1
+#define KSPLICE_VAR_FLAGS	KSPLICE_VAR_GLOBAL
+#define KSPLICE_MAX_VARS	4096
+
+struct ksplice_var {
+	const char *name;
+	const char *unit;
+	unsigned int flags;		/* KSPLICE_VAR_* */
+	const void *addr;
+	unsigned long size;
+};
+
 struct ksplice_object {
 	const char *name;		/* "vmlinux" or a module name */
 	const struct ksplice_func *funcs;
@@ -186,6 +210,8 @@ struct ksplice_object {
 	/* In the order they run, for each kind. */
 	const struct ksplice_hook *hooks;
 	unsigned int nr_hooks;
+	const struct ksplice_var *new_vars;
+	unsigned int nr_new_vars;
 };
 
 struct ksplice_update {

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Functions applied updates added.  An update built from a tree with an
- * earlier update's patch in it may refer to a function only that patch
- * added (a new static helper), or replace it: in the running kernel that
- * function is the earlier update's new function (struct ksplice_object's
- * new_funcs), in its module, not in the target.  A name is resolved to
- * such a function only if the update carries it in the same target, and
- * matching proves it as any other reference: the running value must be
- * that very address.  A function the later update replaces has its jump
- * on the earlier update's copy.
+ * Functions and variables applied updates added.  An update built from a
+ * tree with an earlier update's patch in it may refer to a function or a
+ * variable only that patch added (a new static helper, a new counter), or
+ * replace such a function: in the running kernel it is the earlier
+ * update's (struct ksplice_object's new_funcs and new_vars), in its
+ * module, not in the target.  A name is resolved to one only if that
+ * update carries it in the same target, for code of the same unit (or of
+ * any unit, if it has external linkage), and matching proves it as any
+ * other reference: the running value must be that very address.  A
+ * function the later update replaces has its jump on the earlier
+ * update's copy.
  *
  * The later update then uses the earlier one: the earlier one's module
  * must stay, so it cannot be reversed while the later one stands; the
@@ -20,9 +22,16 @@
  */
 #include "ksplice.h"
 
+/* Is what @unit's code calls @name the one defined in @def_unit? */
+static bool ksplice_added_visible(const char *unit, const char *def_unit,
+				  bool global)
+{
+	return global || !unit || !strcmp(unit, def_unit);
+}
+
 static const struct ksplice_func *ksplice_added_func(
 	const struct ksplice_core *core, const char *target, const char *name,
-	unsigned long addr)
+	const char *unit, unsigned long addr)
 {
 	const struct ksplice_update *u = core->update;
 	const struct ksplice_func *g;
@@ -31,24 +40,67 @@ static const struct ksplice_func *ksplice_added_func(
 	for (i = 0; i < u->nr_new_funcs; i++) {
 		g = &u->new_funcs[i];
 		if (!strcmp(g->name, name) && !strcmp(g->target, target) &&
+		    ksplice_added_visible(unit, g->unit,
+					  g->flags & KSPLICE_FUNC_GLOBAL) &&
 		    (!addr || (unsigned long)g->new_code == addr))
 			return g;
 	}
 	return NULL;
 }
 
+static const struct ksplice_var *ksplice_added_var(
+	const struct ksplice_core *core, const char *target, const char *name,
+	const char *unit, unsigned long addr)
+{
+	const struct ksplice_update *u = core->update;
+	const struct ksplice_object *o;
+	const struct ksplice_var *v;
+	unsigned int i, j;
+
+	for (i = 0; i < u->nr_objs; i++) {
+		o = &u->objs[i];
+		if (strcmp(o->name, target))
+			continue;
+		for (j = 0; j < o->nr_new_vars; j++) {
+			v = &o->new_vars[j];
+			if (!strcmp(v->name, name) &&
+			    ksplice_added_visible(unit, v->unit,
+						  v->flags & KSPLICE_VAR_GLOBAL) &&
+			    (!addr || (unsigned long)v->addr == addr))
+				return v;
+		}
+	}
+	return NULL;
+}
+
+/* Where @core's function or variable @name is (see above); 0 if nowhere. */
+static unsigned long ksplice_added_in(const struct ksplice_core *core,
+				      const char *target, const char *name,
+				      const char *unit, unsigned long addr)
+{
+	const struct ksplice_func *g;
+	const struct ksplice_var *v;
+
+	g = ksplice_added_func(core, target, name, unit, addr);
+	if (g)
+		return (unsigned long)g->new_code;
+	v = ksplice_added_var(core, target, name, unit, addr);
+	return v ? (unsigned long)v->addr : 0;
+}
+
 /*
- * The applied update that added the function @name of @target at @addr;
- * with @addr 0, the newest one that added a function of that name.
+ * The applied update that added the function or variable @name of
+ * @target that code of @unit (NULL: any) means, at @addr; with @addr 0,
+ * the newest one that added one of that name.
  */
 struct ksplice_core *ksplice_added_by(const char *target, const char *name,
-				      unsigned long addr)
+				      const char *unit, unsigned long addr)
 {
 	struct ksplice_core *core, *best = NULL;
 
 	list_for_each_entry(core, &ksplice_updates, list) {
 		if (core->stage != KSPLICE_STAGE_APPLIED ||
-		    !ksplice_added_func(core, target, name, addr))
+		    !ksplice_added_in(core, target, name, unit, addr))
 			continue;
 		if (addr)
 			return core;
@@ -58,21 +110,25 @@ struct ksplice_core *ksplice_added_by(const char *target, const char *name,
 	return best;
 }
 
-/* Where the newest applied update's function @name of @target is; 0 if none. */
-unsigned long ksplice_added_addr(const char *target, const char *name)
+/*
+ * Where the newest applied update's function or variable @name of
+ * @target for code of @unit is; 0 if none.
+ */
+unsigned long ksplice_added_addr(const char *target, const char *name,
+				 const char *unit)
 {
-	struct ksplice_core *core = ksplice_added_by(target, name, 0);
+	struct ksplice_core *core = ksplice_added_by(target, name, unit, 0);
 
-	return core ? (unsigned long)ksplice_added_func(core, target, name,
-							0)->new_code : 0;
+	return core ? ksplice_added_in(core, target, name, unit, 0) : 0;
 }
 
 /*
  * Appends the addresses of the applied updates' functions @name of
- * @target to @addrs (of @max); returns how many there are.
+ * @target defined in @unit (or global) to @addrs (of @max); returns how
+ * many there are.
  */
 int ksplice_added_addrs(const char *target, const char *name,
-			unsigned long *addrs, int max)
+			const char *unit, unsigned long *addrs, int max)
 {
 	const struct ksplice_func *g;
 	struct ksplice_core *core;
@@ -81,14 +137,14 @@ int ksplice_added_addrs(const char *target, const char *name,
 	list_for_each_entry(core, &ksplice_updates, list) {
 		if (core->stage != KSPLICE_STAGE_APPLIED)
 			continue;
-		g = ksplice_added_func(core, target, name, 0);
+		g = ksplice_added_func(core, target, name, unit, 0);
 		if (g && nr++ < max)
 			addrs[nr - 1] = (unsigned long)g->new_code;
 	}
 	return nr;
 }
 
-/* Records that @core uses @used's function @name (strings of @core's). */
+/* Records that @core uses @used's function or variable @name (@core's string). */
 int ksplice_added_use(struct ksplice_core *core, struct ksplice_core *used,
 		      const char *name)
 {
@@ -101,7 +157,7 @@ int ksplice_added_use(struct ksplice_core *core, struct ksplice_core *used,
 			return 0;
 	if (core->nr_uses == ARRAY_SIZE(core->uses))
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s: uses functions of more than %zu applied updates",
+					 "%s: uses what more than %zu applied updates added",
 					 name, ARRAY_SIZE(core->uses));
 	core->uses[core->nr_uses++] = (struct ksplice_use){ used, name };
 	return 0;
@@ -111,7 +167,7 @@ static int ksplice_added_binding(void *data, const char *target,
 				 const char *name, unsigned long addr)
 {
 	struct ksplice_core *core = data;
-	struct ksplice_core *used = ksplice_added_by(target, name, addr);
+	struct ksplice_core *used = ksplice_added_by(target, name, NULL, addr);
 
 	return used ? ksplice_added_use(core, used, name) : 0;
 }

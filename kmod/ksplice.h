@@ -222,10 +222,11 @@ int ksplice_bindings_each(struct ksplice_bindings *b,
 
 /* added.c */
 struct ksplice_core *ksplice_added_by(const char *target, const char *name,
-				      unsigned long addr);
-unsigned long ksplice_added_addr(const char *target, const char *name);
+				      const char *unit, unsigned long addr);
+unsigned long ksplice_added_addr(const char *target, const char *name,
+				 const char *unit);
 int ksplice_added_addrs(const char *target, const char *name,
-			unsigned long *addrs, int max);
+			const char *unit, unsigned long *addrs, int max);
 int ksplice_added_use(struct ksplice_core *core, struct ksplice_core *used,
 		      const char *name);
 int ksplice_added_uses_bound(struct ksplice_core *core);

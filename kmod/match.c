@@ -212,8 +212,9 @@ static bool ksplice_match_sym(void *p, const struct ksplice_reloc *r,
 		old = ksplice_stack_copy_of(m->f->target, r->symbol, sym);
 		if (old)
 			sym = old;
-		/* Or a function an applied update added: added.c */
-		else if (!ksplice_added_by(m->f->target, r->symbol, sym))
+		/* Or what an applied update added: added.c */
+		else if (!ksplice_added_by(m->f->target, r->symbol,
+					   m->f->unit, sym))
 			return ksplice_fail(m, "%s+0x%x: refers to %pS, not to %s",
 					    m->f->name, r->offset, (void *)sym,
 					    r->symbol);
@@ -384,7 +385,8 @@ static enum ksplice_abort ksplice_match_func(struct ksplice_match *m,
 			       ARRAY_SIZE(cands));
 	/* A function an applied update added: its jump goes on that copy. */
 	if (nr >= 0 && nr < ARRAY_SIZE(cands))
-		nr += ksplice_added_addrs(m->f->target, m->f->name, cands + nr,
+		nr += ksplice_added_addrs(m->f->target, m->f->name,
+					  m->f->unit, cands + nr,
 					  ARRAY_SIZE(cands) - nr);
 	if (nr <= 0) {
 		ksplice_fail(m, nr ? "%s: target %s is not loaded" :
@@ -595,12 +597,12 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	 * and the module's reload could not match it again.
 	 */
 	if (!ksplice_is_vmlinux(m->f->target) &&
-	    ksplice_added_by(m->f->target, m->f->name, addr))
+	    ksplice_added_by(m->f->target, m->f->name, NULL, addr))
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: update %s added it to module %s; replacing it there is not supported",
 					 m->f->name,
 					 ksplice_added_by(m->f->target, m->f->name,
-							  addr)->update->id,
+							  NULL, addr)->update->id,
 					 m->f->target);
 	fs->old_addr = addr;
 	fs->over = NULL;

@@ -24,12 +24,13 @@ static int ksplice_reloc_sym(struct ksplice_core *core,
 	ret = ksplice_sym_unique(f->target, r->symbol, sym);
 	if (!ret)
 		return 0;
-	/* Not in the target: a function an applied update added (added.c). */
+	/* Not in the target: what an applied update added (added.c). */
 	if (ret == -ENOENT) {
-		*sym = ksplice_added_addr(f->target, r->symbol);
+		*sym = ksplice_added_addr(f->target, r->symbol, f->unit);
 		if (*sym)
 			return ksplice_added_use(core,
-				ksplice_added_by(f->target, r->symbol, *sym),
+				ksplice_added_by(f->target, r->symbol, f->unit,
+						 *sym),
 				r->symbol);
 	}
 	return ksplice_set_abort(core, KSPLICE_ABORT_FAILED_TO_FIND,

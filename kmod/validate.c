@@ -220,8 +220,8 @@ static int ksplice_check_new_func(const struct ksplice_update *u,
 		return KSPLICE_WHY("added %s: bad target", f->name);
 	if (!ksplice_str_ok(mod, f->unit, PATH_MAX - 1, false))
 		return KSPLICE_WHY("added %s: bad unit", f->name);
-	if (f->flags || f->pre || f->pre_size || f->nr_pre_relocs ||
-	    f->nr_pre_sites)
+	if ((f->flags & ~KSPLICE_FUNC_GLOBAL) || f->pre || f->pre_size ||
+	    f->nr_pre_relocs || f->nr_pre_sites)
 		return KSPLICE_WHY("added %s: has pre code", f->name);
 	if (!f->new_size || f->new_size > KSPLICE_MAX_CODE ||
 	    !ksplice_in_text(mod, f->new_code, f->new_size))
@@ -267,11 +267,42 @@ static bool ksplice_mod_ok(const struct ksplice_update *u)
 	return mod && mod == u->mod;
 }
 
+/* The variables object @o adds: named, in the update module. */
+static int ksplice_check_vars(const struct ksplice_update *u,
+			      const struct ksplice_object *o, char *why,
+			      size_t len)
+{
+	const struct ksplice_var *v;
+	unsigned int i;
+
+	if (o->nr_new_vars > KSPLICE_MAX_VARS ||
+	    (o->nr_new_vars &&
+	     !ksplice_in_mod(u->mod, o->new_vars,
+			     o->nr_new_vars * sizeof(*o->new_vars))))
+		return KSPLICE_WHY("%s: bad variable array", o->name);
+	for (i = 0; i < o->nr_new_vars; i++) {
+		v = &o->new_vars[i];
+		if (!ksplice_str_ok(u->mod, v->name, KSYM_NAME_LEN - 1, false) ||
+		    !ksplice_str_ok(u->mod, v->unit, PATH_MAX - 1, false))
+			return KSPLICE_WHY("%s: variable %u: bad name or unit",
+					   o->name, i);
+		if (v->flags & ~KSPLICE_VAR_FLAGS)
+			return KSPLICE_WHY("%s: unknown flags %#x", v->name,
+					   v->flags);
+		if (!v->size || v->size > KSPLICE_MAX_CODE ||
+		    !ksplice_in_mod(u->mod, v->addr, v->size))
+			return KSPLICE_WHY("%s: not in the update module",
+					   v->name);
+	}
+	return 0;
+}
+
 static int ksplice_check_object(const struct ksplice_update *u,
 				unsigned int i, char *why, size_t len)
 {
 	const struct ksplice_object *o = &u->objs[i];
 	unsigned int j;
+	int ret;
 
 	if (!ksplice_str_ok(u->mod, o->name, MODULE_NAME_LEN - 1, false))
 		return KSPLICE_WHY("object %u: bad name", i);
@@ -291,6 +322,9 @@ static int ksplice_check_object(const struct ksplice_update *u,
 	    (o->nr_hooks && !ksplice_in_mod(u->mod, o->hooks,
 					    o->nr_hooks * sizeof(*o->hooks))))
 		return KSPLICE_WHY("%s: bad hook array", o->name);
+	ret = ksplice_check_vars(u, o, why, len);
+	if (ret)
+		return ret;
 	return ksplice_hooks_validate(o, why, len);
 }
 

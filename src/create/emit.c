@@ -279,6 +279,8 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 		changed ? c->pre->name : c->post->name, u->source);
 	if (changed && c->twin)
 		fprintf(out, "\t\t.flags = KSPLICE_FUNC_TWIN,\n");
+	if (!changed && c->post->bind == STB_GLOBAL)
+		fprintf(out, "\t\t.flags = KSPLICE_FUNC_GLOBAL,\n");
 	if (changed) {
 		fprintf(out, "\t\t.pre = pre_" FN ", .pre_size = sizeof(pre_" FN "),\n",
 			un, fn, un, fn);
@@ -348,6 +350,51 @@ static void emit_entries(FILE *out, const struct update *u,
 	fprintf(out, "};\n\n");
 }
 
+/*
+ * The new variables of @target's units: new_vars_N[]; how many.  Each is
+ * said in the create output as well: nothing the patch adds goes
+ * unmentioned.
+ */
+static size_t emit_vars(FILE *out, const struct update *u,
+			struct newobj **nos, const char *target, size_t k)
+{
+	const struct ovar *v;
+	size_t un, i, n = 0;
+
+	for (un = 0; un < u->nr_units; un++) {
+		if (strcmp(u->units[un].target, target))
+			continue;
+		for (i = 0; i < nos[un]->nr_vars; i++)
+			fprintf(out, "extern char %s[];\n",
+				newobj_var_symbol(nos[un], i));
+	}
+	for (un = 0; un < u->nr_units; un++) {
+		if (strcmp(u->units[un].target, target))
+			continue;
+		for (i = 0; i < nos[un]->nr_vars; i++) {
+			v = &nos[un]->vars[i];
+			if (!n++)
+				fprintf(out, "static const struct ksplice_var new_vars_%zu[] = {\n",
+					k);
+			fprintf(out, "\t{ .name = \"%s\", .unit = \"%s\", .flags = %s, .addr = %s, .size = %lu },\n",
+				v->sym->name, u->units[un].source,
+				v->sym->bind == STB_GLOBAL ?
+				"KSPLICE_VAR_GLOBAL" : "0",
+				newobj_var_symbol(nos[un], i),
+				(unsigned long)v->sym->st.st_size);
+			fprintf(stderr, "  new variable: %s (%s, %s, %lu bytes): carried, %s\n",
+				v->sym->name, u->units[un].source,
+				v->sym->bind == STB_GLOBAL ? "global" : "static",
+				(unsigned long)v->sym->st.st_size,
+				v->sym->sec->data ? "initialised as the patch says" :
+				"zero");
+		}
+	}
+	if (n)
+		fprintf(out, "};\n\n");
+	return n;
+}
+
 /* The hooks of @target's units, in the order of the units: hooks_N[]. */
 static size_t emit_hooks(FILE *out, const struct update *u,
 			 struct newobj **nos, const char *target, size_t k)
@@ -382,15 +429,17 @@ static void emit_objects(FILE *out, const struct update *u,
 			 struct newobj **nos)
 {
 	struct strv targets = { 0 };
-	size_t un, k, nc, nn, *nh;
+	size_t un, k, nc, nn, *nh, *nv;
 	char name[64];
 
 	for (un = 0; un < u->nr_units; un++)
 		if (!strv_has(&targets, u->units[un].target))
 			strv_add(&targets, xstrdup(u->units[un].target));
 	nh = xcalloc(targets.nr + 1, sizeof(*nh));
+	nv = xcalloc(targets.nr + 1, sizeof(*nv));
 	for (k = 0; k < targets.nr; k++) {
 		nh[k] = emit_hooks(out, u, nos, targets.v[k], k);
+		nv[k] = emit_vars(out, u, nos, targets.v[k], k);
 		if (count_entries(u, targets.v[k], FUNC_CHANGED)) {
 			snprintf(name, sizeof(name), "funcs_%zu", k);
 			emit_entries(out, u, nos, targets.v[k], FUNC_CHANGED, name);
@@ -414,10 +463,14 @@ static void emit_objects(FILE *out, const struct update *u,
 		if (nh[k])
 			fprintf(out, "\t\t.hooks = hooks_%zu,\n\t\t.nr_hooks = ARRAY_SIZE(hooks_%zu),\n",
 				k, k);
+		if (nv[k])
+			fprintf(out, "\t\t.new_vars = new_vars_%zu,\n\t\t.nr_new_vars = ARRAY_SIZE(new_vars_%zu),\n",
+				k, k);
 		fprintf(out, "\t},\n");
 	}
 	fprintf(out, "};\n\n");
 	free(nh);
+	free(nv);
 	strv_free(&targets);
 }
 

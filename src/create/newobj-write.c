@@ -4,7 +4,8 @@
  * .rela section for each that has relocations, then .note.GNU-stack,
  * .symtab, .strtab and .shstrtab.  Symbols: the section symbols, each
  * function under its own (local) name so traces read naturally, then a
- * global alias per function for update.c, then each new global function
+ * global alias per function for update.c, then a global name per new
+ * variable for update.c (its new_vars), then each new global function
  * under its own name for the other units, then the undefined names the
  * linker and the loader resolve.
  */
@@ -59,6 +60,7 @@ struct layout {
 	size_t symtab;			/* section index of .symtab */
 	size_t first_func_sym;
 	size_t first_global;
+	size_t first_var;		/* new variables, for update.c */
 	size_t first_named;		/* new globals under their own name */
 	size_t first_undef;
 	size_t nr_syms;
@@ -84,7 +86,8 @@ static void plan(const struct newobj *no, struct layout *l)
 	l->symtab = no->nr_secs + l->nr_rela + 2;
 	l->first_func_sym = 1 + no->nr_secs;
 	l->first_global = l->first_func_sym + nr_funcs(no);
-	l->first_named = l->first_global + nr_funcs(no);
+	l->first_var = l->first_global + nr_funcs(no);
+	l->first_named = l->first_var + no->nr_vars;
 	l->first_undef = l->first_named;
 	for (i = 0; i < no->nr_secs; i++)
 		l->first_undef += no->secs[i].global;
@@ -121,6 +124,15 @@ static Elf64_Sym *build_symbols(const struct newobj *no, const struct layout *l,
 			syms[named] = *global;
 			syms[named++].st_name = local->st_name;
 		}
+	}
+	for (i = 0; i < no->nr_vars; i++) {
+		Elf64_Sym *v = &syms[l->first_var + i];
+
+		v->st_name = str_add(str, newobj_var_symbol(no, i));
+		v->st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT);
+		v->st_shndx = 1 + no->vars[i].osec;
+		v->st_value = no->vars[i].off;
+		v->st_size = no->vars[i].sym->st.st_size;
 	}
 	for (i = 0; i < no->nr_undefs; i++) {
 		Elf64_Sym *u = &syms[l->first_undef + i];

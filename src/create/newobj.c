@@ -433,6 +433,38 @@ static void copy_specials(struct newobj *no, size_t nr_funcs)
 }
 
 /*
+ * The variables the patch adds that the new code carries: named in the
+ * update (new_vars), because an update built later from a tree with this
+ * patch may refer to them, and the core must then prove that its pre
+ * code's reference is to this update's copy (kmod/added.c).  Static
+ * locals pair through their functions instead (statics.c).
+ */
+static void find_new_vars(struct newobj *no)
+{
+	const struct object *post = &no->unit->post;
+	const struct osec *o;
+	const struct symbol *s;
+	size_t i, k;
+
+	for (i = 0; i < no->nr_secs; i++) {
+		o = &no->secs[i];
+		if (o->func || o->special || !o->from)
+			continue;
+		for (k = 0; k < post->nr_syms; k++) {
+			s = &post->syms[k];
+			if (s->type != STT_OBJECT || s->sec != o->from ||
+			    s->st.st_value < o->start ||
+			    s->st.st_value >= o->start + o->size ||
+			    !s->st.st_size || diff_is_static_local(s) ||
+			    diff_counterpart(&no->unit->pre, s))
+				continue;
+			GROW(no->vars, no->nr_vars);
+			no->vars[no->nr_vars++] = (struct ovar){
+				s, i, s->st.st_value - o->start };
+		}
+	}
+}
+/*
  * A ksplice reloc inside the original instruction of an alternative of
  * new code: the loader applies the module's alternatives before the core
  * writes its relocs, so the core's write would land on the replacement
@@ -543,11 +575,20 @@ struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 		if (!no->secs[i].scanned)
 			scan_relocs(no, i);
 	alt_krelocs_to_load_syms(no);
+	find_new_vars(no);
 	if (no->errors) {
 		newobj_free(no);
 		return NULL;
 	}
 	return no;
+}
+
+const char *newobj_var_symbol(const struct newobj *no, size_t k)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "__ksplice_var_%u_%zu", no->nr, k);
+	return buf;
 }
 
 const char *newobj_func_symbol(const struct newobj *no, const struct symbol *post)
@@ -655,5 +696,6 @@ void newobj_free(struct newobj *no)
 	free(no->krelocs);
 	free(no->statics);
 	free(no->static_users);
+	free(no->vars);
 	free(no);
 }

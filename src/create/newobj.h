@@ -29,6 +29,13 @@ struct osec {
 	bool scanned;
 };
 
+/* A variable the patch adds, carried in section @osec at @off. */
+struct ovar {
+	const struct symbol *sym;
+	size_t osec;
+	unsigned long off;
+};
+
 struct kreloc {
 	const struct symbol *func;
 	unsigned long offset;
@@ -52,12 +59,16 @@ struct newobj {
 	const struct symbol **statics;	/* static locals new code refers to */
 	const struct symbol **static_users;	/* a new-code function using each */
 	size_t nr_statics;
+	struct ovar *vars;		/* new variables, named for later updates */
+	size_t nr_vars;
 	int errors;
 };
 
 struct newobj *newobj_build(const struct update *u, unsigned int unit_nr);
 int newobj_write(const struct newobj *no, const char *path);
 const char *newobj_func_symbol(const struct newobj *no, const struct symbol *post);
+/* The global name of new variable @k (no->vars[k]) in the object. */
+const char *newobj_var_symbol(const struct newobj *no, size_t k);
 void newobj_print_ksplice_relocs(const struct newobj *no,
 				 const struct symbol *post, FILE *out,
 				 const char *prefix);

@@ -324,7 +324,7 @@ static const struct abort_cause causes[] = {
 	    "See the kernel log." } },
 	{ "already_applied",
 	  { "the code it replaces is already replaced by an applied update",
-	    "another applied update stands on this one (replaces the same code on top of it, or uses a function it added)" },
+	    "another applied update stands on this one (replaces the same code on top of it, or uses a function or variable it added)" },
 	  { "An update of a function that applied updates replaced must be built from a source tree holding their patches, so that it stacks on them; see ksplice-view, or reverse the other update first (ksplice-undo ID).",
 	    "Updates undo last-in-first-out: reverse the later update first (see ksplice-view)." } },
 	{ "not_applied",
