@@ -143,11 +143,15 @@ struct ksplice_core {
 	unsigned int nr_uses;
 };
 
-/* A jump of a replaced update taken out by a replace update (replace.c). */
+/*
+ * A jump of a replaced update taken out by a replace update (replace.c),
+ * or, with @off set, a redirection through ftrace switched off.
+ */
 struct ksplice_write {
 	unsigned long addr;
 	u8 before[KSPLICE_JMP_LEN];
 	u8 after[KSPLICE_JMP_LEN];
+	struct ksplice_redirect *off;
 };
 
 struct ksplice_writes {
@@ -198,6 +202,7 @@ int ksplice_redirect_arm(struct ksplice_fstate *fs,
 void ksplice_redirect_disarm(struct ksplice_fstate *fs);
 void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on);
 void ksplice_redirect_retarget(struct ksplice_redirect *rd, unsigned long to);
+void ksplice_redirect_off(struct ksplice_redirect *rd);
 void ksplice_redirect_sync(void);
 
 /* pins.c */

@@ -492,21 +492,15 @@ enum ksplice_round {
 };
 
 /*
- * The update below, @id, redirects the function through ftrace: this one
- * retargets that redirection, the bottom update's (redirect.c).  A
- * replace update would have to take the redirection over from the
- * update it unloads: not done.
+ * The update below redirects the function through ftrace: this one
+ * retargets that redirection, the bottom update's (redirect.c); a
+ * replace update then takes it over (replace.c).
  */
 static int ksplice_match_over(struct ksplice_match *m,
-			      const struct ksplice_stack_entry *bottom,
-			      const char *id)
+			      const struct ksplice_stack_entry *bottom)
 {
 	const struct ksplice_fstate *b = &bottom->core->fs[bottom->idx];
 
-	if (m->core->replacing)
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s: update %s redirects it through ftrace, which a replace update cannot take over",
-					 m->f->name, id);
 	if (!b->rd)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNEXPECTED,
 					 "%s: update %s's redirection is gone",
@@ -540,7 +534,7 @@ static int ksplice_match_onto(struct ksplice_match *m)
 	below = &top.core->fs[top.idx];
 	id = top.core->update->id;
 	if (below->via_ftrace)
-		return ksplice_match_over(m, &s[0], id);
+		return ksplice_match_over(m, &s[0]);
 	if (below->patch_addr != fs->patch_addr)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: its jump would go at +0x%x, update %s's is at +0x%lx",

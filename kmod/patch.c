@@ -56,7 +56,8 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 		}
 	}
 	for (i = 0; st->writes && i < st->writes->nr; i++) {
-		if (memcmp((void *)st->writes->w[i].addr,
+		if (!st->writes->w[i].off &&
+		    memcmp((void *)st->writes->w[i].addr,
 			   st->writes->w[i].before, KSPLICE_JMP_LEN)) {
 			st->stale = n;
 			return -ESTALE;
@@ -65,9 +66,14 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 	/* Undo: the state swaps back while the new code is still in. */
 	if (st->undo)
 		ksplice_hooks_stop(core, true);
-	for (i = 0; st->writes && i < st->writes->nr; i++)
-		ksplice_k.text_poke((void *)st->writes->w[i].addr,
-				    st->writes->w[i].after, KSPLICE_JMP_LEN);
+	for (i = 0; st->writes && i < st->writes->nr; i++) {
+		if (st->writes->w[i].off)
+			ksplice_redirect_off(st->writes->w[i].off);
+		else
+			ksplice_k.text_poke((void *)st->writes->w[i].addr,
+					    st->writes->w[i].after,
+					    KSPLICE_JMP_LEN);
+	}
 	for (i = 0; i < n; i++) {
 		fs = &core->fs[i];
 		if (fs->over) {

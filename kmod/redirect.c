@@ -16,6 +16,11 @@
  * points it back to the code below, as livepatch's func_stack does.  The
  * redirection stays the bottom update's, which undo's last-in-first-out
  * rule keeps until every update above is gone.
+ *
+ * A replace update takes the redirection over: one that carries the
+ * function retargets it inside its stop_machine and then owns it (the
+ * updates it replaces go); for one that does not, its stop_machine
+ * switches it off and the replaced update's cleanup unregisters it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -90,6 +95,12 @@ void ksplice_redirect_disarm(struct ksplice_fstate *fs)
 void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on)
 {
 	WRITE_ONCE(fs->rd->on, on);
+}
+
+/* Inside stop_machine: callers go to the function's own code again. */
+void ksplice_redirect_off(struct ksplice_redirect *rd)
+{
+	WRITE_ONCE(rd->on, false);
 }
 
 /* Inside stop_machine: callers go to @to from now on. */

@@ -77,15 +77,20 @@ struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core)
 			if (s[n - 1].core != c || s[n - 1].idx != i)
 				continue;
 			top = &c->fs[i];
-			if (top->via_ftrace) {
-				kvfree(ws);
-				return ERR_PTR(ksplice_set_abort(core,
-					KSPLICE_ABORT_UNPATCHABLE,
-					"%s: update %s redirects it through ftrace, which a replace update cannot take over yet",
-					c->update->funcs[i].name,
-					c->update->id));
-			}
 			w = &ws->w[ws->nr++];
+			/* The redirection is the bottom update's (redirect.c). */
+			if (top->via_ftrace) {
+				w->off = s[0].core->fs[s[0].idx].rd;
+				if (!w->off) {
+					kvfree(ws);
+					return ERR_PTR(ksplice_set_abort(core,
+						KSPLICE_ABORT_UNEXPECTED,
+						"%s: update %s's redirection is gone",
+						c->update->funcs[i].name,
+						s[0].core->update->id));
+				}
+				continue;
+			}
 			w->addr = top->patch_addr;
 			memcpy(w->before, top->jmp, KSPLICE_JMP_LEN);
 			memcpy(w->after, s[0].core->fs[s[0].idx].saved,
@@ -127,11 +132,32 @@ unsigned int ksplice_replaced_ranges(struct ksplice_range *r)
 	return n;
 }
 
+/*
+ * A redirection @core's stop_machine retargeted to its own code becomes
+ * its own: the update that registered it is going.  True if it did.
+ */
+static bool ksplice_take_redirect(struct ksplice_core *core,
+				  struct ksplice_fstate *from)
+{
+	unsigned int i;
+
+	for (i = 0; from->rd && i < core->update->nr_funcs; i++) {
+		if (core->fs[i].over != from->rd)
+			continue;
+		core->fs[i].rd = from->rd;
+		core->fs[i].over = NULL;
+		from->rd = NULL;
+		return true;
+	}
+	return false;
+}
+
 /* After the stop_machine: the replaced updates are reversed. */
 void ksplice_replace_done(struct ksplice_core *core)
 {
 	struct ksplice_fstate *fs;
 	struct ksplice_core *c;
+	bool taken = false;
 	unsigned int i;
 
 	list_for_each_entry(c, &ksplice_updates, list) {
@@ -139,7 +165,9 @@ void ksplice_replace_done(struct ksplice_core *core)
 			continue;
 		for (i = 0; i < c->update->nr_funcs; i++) {
 			fs = &c->fs[i];
+			taken |= ksplice_take_redirect(core, fs);
 			ksplice_redirect_disarm(fs);
+			fs->over = NULL;
 			fs->live = false;
 			WRITE_ONCE(fs->old_addr, 0);
 			fs->patch_addr = fs->run_addr = 0;
@@ -151,4 +179,10 @@ void ksplice_replace_done(struct ksplice_core *core)
 		pr_info("%s: replaced by update %s\n", c->update->id,
 			core->update->id);
 	}
+	/*
+	 * A task in ftrace's trampoline may have read the old target, in a
+	 * module that goes now; unregistering would have waited for it.
+	 */
+	if (taken)
+		ksplice_redirect_sync();
 }
