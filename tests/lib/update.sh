@@ -18,6 +18,15 @@ make_update() {
 	printf '%s\n' "${out##*$'\n'}"
 }
 
+# make_replace PATCH ID: a cumulative update (--replace) of the pinned
+# source into $tmp; print its path.
+make_replace() {
+	local out
+	out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$1" --id "$2" \
+		--replace -o "$tmp" "$(ksplice_source)" 2>"$tmp/create-$2.log") || return
+	printf '%s\n' "${out##*$'\n'}"
+}
+
 # vm [RIG OPTIONS] -- COMMAND: the VM rig.
 vm() {
 	"$KSPLICE_TOP/tests/vm/run" "$@"

@@ -27,11 +27,6 @@ t1=$(patched_source "$P/f1.patch")
 ok $? "the source tree with sf1's patch is made"
 u1=$(make_update "$P/f1.patch" sf1) && u2=$(make_update "$P/f2.patch" sf2 "$t1")
 ok $? "both updates of psi_show build"
-# make_replace PATCH ID: a --replace update from the stock source.
-make_replace() {
-	(set -o pipefail; ksplice-create --build "$KSPLICE_BUILD" --patch "$1" --id "$2" \
-		--replace -o "$tmp" "$(ksplice_source)" 2>"$tmp/create-$2.log" | tail -n 1)
-}
 ur=$(make_replace "$P/fr.patch" sr) && uc=$(make_replace "$P/v1.patch" sc)
 ok $? "the replace updates sr (psi_show) and sc (cmdline_proc_show) build"
 [ -s "${u1:-}" ] && [ -s "${u2:-}" ] && [ -s "${ur:-}" ] && [ -s "${uc:-}" ] ||
