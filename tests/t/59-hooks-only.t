@@ -24,8 +24,7 @@ unlike "$log" 'changed function:' "  no function changed"
 man=$(tar xzOf "$upd" manifest)
 like "$man" '^hook: stop-apply pipe_stop_apply$' "  the manifest lists its hooks"
 unlike "$man" '^function:' "  and no function"
-hor=$(set -o pipefail; ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/hooks-only.patch" \
-	--id hor --replace -o "$tmp" "$(ksplice_source)" 2>"$tmp/create-hor.log" | tail -n 1)
+hor=$(make_replace "$KSPLICE_TOP/tests/patches/hooks-only.patch" hor)
 ok $? "the same built as a replace update"
 [ -s "$hor" ] || { sed 's/^/# /' "$tmp/create-hor.log" | tail -30; bail "no replace update file"; }
 

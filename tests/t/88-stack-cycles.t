@@ -18,8 +18,7 @@ P=$KSPLICE_TOP/tests/patches/stack
 t1=$(patched_source "$P/s1.patch") &&
 u1=$(make_update "$P/s1.patch" su1) &&
 u2=$(make_update "$P/s2.patch" su2 "$t1") &&
-ur=$(set -o pipefail; ksplice-create --build "$KSPLICE_BUILD" --patch "$P/replace.patch" \
-	--id sr --replace -o "$tmp" "$(ksplice_source)" 2>"$tmp/create-sr.log" | tail -n 1)
+ur=$(make_replace "$P/replace.patch" sr)
 ok $? "su1, su2 (stacked) and the replace update sr build"
 [ -s "${u1:-}" ] && [ -s "${u2:-}" ] && [ -s "${ur:-}" ] ||
 	{ sed 's/^/# /' "$tmp"/create-*.log | tail -20; bail "no update file"; }
