@@ -8,7 +8,12 @@
 # does not expect), and undo writes the site's form for the key's state at
 # that moment, which differs from the state at apply in both rounds:
 #  (a) applied with the event off, undone with it on;
-#  (b) applied with it on, undone with it off.
+#  (b) applied with it on, undone with it off;
+#  (c) a second update stacked on (a)'s (built from the source with its
+#      patch) replaces the jump over the pinned site and traces vec+0x4b60;
+#      the bottom one's undo is refused while it stands; its undo brings
+#      back the bottom one's jump, still pinned; the bottom one's undo
+#      unpins.
 # The new raise_softirq_irqoff traces vec+0x4b50: loopback pings raise
 # NET_RX (vec=3) through it, so the trace says which code ran.  After each
 # undo the kernel rewrites the site again as the key changes (unpinned).
@@ -22,7 +27,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 43
+plan 57
 src=$(ksplice_source)
 sed_patch "$src" kernel/softirq.c "$tmp/softirq.patch" \
 	-e '/^inline void raise_softirq_irqoff(unsigned int nr)$/,/^}/s/^\t__raise_softirq_irqoff(nr);$/\tlockdep_assert_irqs_disabled();\n\ttrace_softirq_raise(nr + 0x4b50);\n\tor_softirq_pending(1UL << nr);/' ||
@@ -36,22 +41,28 @@ jl=$(make_update "$tmp/jl.patch" jl)
 ok $? "ksplice-create builds the update of raise_softirq_irqoff and pipe_read"
 [ -s "$jl" ] || { sed 's/^/# /' "$tmp/create-jl.log"; bail "no update file"; }
 like "$(cat "$tmp/create-jl.log")" 'changed function: raise_softirq_irqoff' "raise_softirq_irqoff changed"
+psrc=$(patched_source "$tmp/softirq.patch") || bail "cannot make the patched source"
+sed_patch "$psrc" kernel/softirq.c "$tmp/jl2.patch" -e 's/trace_softirq_raise(nr + 0x4b50);/trace_softirq_raise(nr + 0x4b60);/' ||
+	bail "the second softirq edit does not fit"
+jl2=$(make_update "$tmp/jl2.patch" jl2 "$psrc")
+ok $? "ksplice-create builds the update on top of it"
+[ -s "$jl2" ] || { sed 's/^/# /' "$tmp/create-jl2.log"; bail "no update file"; }
 tb=$(make_update "$tmp/tb.patch" tb)
 ok $? "ksplice-create builds the update of touch_buffer"
 [ -s "$tb" ] || { sed 's/^/# /' "$tmp/create-tb.log"; bail "no update file"; }
 
 # Output goes to files, never through a pipe, while cat sleeps in pipe_read.
-out=$(vm --file "$jl" --file "$tb" -- '
+out=$(vm --file "$jl" --file "$jl2" --file "$tb" -- '
 	T=/sys/kernel/tracing
 	[ -e $T/trace ] || mount -t tracefs nodev $T
 	ip link set lo up
 	ev=$T/events/irq/softirq_raise/enable
 	site() { kpeek raise_softirq_irqoff 5; }
-	# NET_RX raises of two loopback pings: the stock event, the new one
+	# NET_RX raises of two loopback pings: the stock event, the new ones
 	raises() {
 		: >$T/trace
 		ping -c 2 -W 1 127.0.0.1 >/dev/null 2>&1
-		echo "stock=$(grep -c "softirq_raise: vec=3 " $T/trace) new=$(grep -c "softirq_raise: vec=19283 " $T/trace)"
+		echo "stock=$(grep -c "softirq_raise: vec=3 " $T/trace) new=$(grep -c "softirq_raise: vec=19283 " $T/trace) new2=$(grep -c "softirq_raise: vec=19299 " $T/trace)"
 	}
 	echo "STOCK-OFF: $(site)"
 	echo 1 >$ev; echo "STOCK-ON: $(site) $(raises)"
@@ -85,6 +96,21 @@ out=$(vm --file "$jl" --file "$tb" -- '
 	echo 1 >$ev; echo "B-UNDONE-ON: $(site) $(raises)"
 	echo 0 >$ev
 
+	ksplice-apply ksplice-jl.tar.gz >/tmp/c 2>&1; echo "C-APPLY=$?"
+	echo "C-APPLIED: $(site)"
+	ksplice-apply ksplice-jl2.tar.gz >/tmp/c2 2>&1; echo "C-APPLY2=$?"
+	sed "s/^/C2: /" /tmp/c2
+	echo "C-APPLIED2: $(site)"
+	echo 1 >$ev; echo "C-ON: $(site) $(raises)"
+	ksplice-undo jl >/tmp/cu 2>&1; echo "C-UNDO-BOTTOM=$?"
+	ksplice-undo jl2 >/tmp/u 2>&1; echo "C-UNDO2=$?"
+	echo "C-UNDONE2: $(site) $(raises)"
+	echo 0 >$ev; echo "C-OFF: $(site)"
+	ksplice-undo jl >/tmp/u 2>&1; echo "C-UNDO=$?"
+	echo "C-UNDONE: $(site)"
+	echo 1 >$ev; echo "C-UNDONE-ON: $(site) $(raises)"
+	echo 0 >$ev
+
 	tbev=$T/events/block/block_touch_buffer/enable
 	echo "TB-STOCK: $(kpeek touch_buffer 6)"
 	ksplice-apply ksplice-tb.tar.gz >/tmp/tb 2>&1; echo "TB-APPLY=$?"
@@ -104,7 +130,7 @@ off=$(field STOCK-OFF) on=$(field STOCK-ON)
 # then the 2-byte nop, or the 2-byte jmp to the tracing code.
 like "$off" '^[0-9a-f]{6}6690$' "stock, event off: a 2-byte nop at raise_softirq_irqoff+3"
 like "$on" '^[0-9a-f]{6}eb[0-9a-f]{2}$' "stock, event on: the kernel writes a 2-byte jmp there"
-like "$out" 'STOCK-ON: [0-9a-f]+ stock=2 new=0' "stock, event on: two NET_RX raises traced, stock (vec=3)"
+like "$out" 'STOCK-ON: [0-9a-f]+ stock=2 new=0 new2=0' "stock, event on: two NET_RX raises traced, stock (vec=3)"
 is "$(field STOCK-OFF-AGAIN)" "$off" "stock, event off again: the nop again"
 
 like "$out" 'BUSY-APPLY=[1-9]' "apply fails while cat sleeps in pipe_read, changed by the same update"
@@ -116,27 +142,43 @@ is "$(field BUSY-OFF)" "$off" "  and the nop as it goes off"
 like "$out" 'A-APPLY=0' "(a) applied with the event off"
 applied=$(field A-APPLIED)
 like "$applied" '^e9' "(a) the jump is at raise_softirq_irqoff, over the site"
-like "$out" 'A-ON: [0-9a-f]+ stock=0 new=2' "(a) event on while applied: the new code traces vec+0x4b50, the old never runs"
+like "$out" 'A-ON: [0-9a-f]+ stock=0 new=2 new2=0' "(a) event on while applied: the new code traces vec+0x4b50, the old never runs"
 is "$(field A-ON)" "$applied" "(a) the kernel did not rewrite the pinned site as the event went on"
 is "$(field A-OFF)" "$applied" "(a) nor as it went off"
 like "$out" 'A-UNDO=0' "(a) undone with the event on"
 is "$(field A-UNDONE)" "$on" "(a) undo wrote the site's form for the key's state then: the kernel's jmp, not the nop it was applied over"
-like "$out" 'A-UNDONE: [0-9a-f]+ stock=2 new=0' "(a) after undo the stock code traces again"
+like "$out" 'A-UNDONE: [0-9a-f]+ stock=2 new=0 new2=0' "(a) after undo the stock code traces again"
 is "$(field A-UNDONE-OFF)" "$off" "(a) after undo the kernel rewrites the site as the event goes off: unpinned"
 
 like "$out" 'B-APPLY=0' "(b) applied with the event on, over the jmp"
-is "$(field B-APPLIED)" "$applied" "(b) the same jump is there"
-like "$out" 'B-APPLIED: [0-9a-f]+ stock=0 new=2' "(b) the new code traces"
+applied=$(field B-APPLIED)
+like "$applied" '^e9' "(b) the jump is there, over the kernel's jmp"
+like "$out" 'B-APPLIED: [0-9a-f]+ stock=0 new=2 new2=0' "(b) the new code traces"
 is "$(field B-OFF)" "$applied" "(b) the kernel did not rewrite the pinned site as the event went off"
 like "$out" 'B-UNDO=0' "(b) undone with the event off"
 is "$(field B-UNDONE)" "$off" "(b) undo wrote the nop, the key's state then, not the jmp it was applied over"
 is "$(field B-UNDONE-ON)" "$on" "(b) after undo the kernel rewrites the site as the event goes on: unpinned"
-like "$out" 'B-UNDONE-ON: [0-9a-f]+ stock=2 new=0' "(b) and the stock code traces"
+like "$out" 'B-UNDONE-ON: [0-9a-f]+ stock=2 new=0 new2=0' "(b) and the stock code traces"
 
-is "$(printf '%s\n' "$out" | grep -c '^PIN: ksplice: raise_softirq_irqoff: jump label at raise_softirq_irqoff+0x3/0x[0-9a-f]* pinned under the jump$')" 2 \
-	"the kernel log says the site was pinned at each apply (not at the failed one)"
-is "$(printf '%s\n' "$out" | grep -c '^PIN: ksplice: raise_softirq_irqoff: jump label at raise_softirq_irqoff+0x3/0x[0-9a-f]* unpinned, in its key.s state$')" 2 \
-	"  and unpinned at each undo"
+like "$out" 'C-APPLY=0' "(c) the bottom update applied again"
+applied=$(field C-APPLIED) top=$(field C-APPLIED2)
+like "$out" 'C-APPLY2=0' "(c) the update on top of it applies"
+like "$top" '^e9' "(c) its jump is at raise_softirq_irqoff"
+[ -n "$applied" ] && [ "$top" != "$applied" ]; ok $? "(c) and it is not the bottom update's"
+like "$out" 'C-ON: [0-9a-f]+ stock=0 new=0 new2=2' "(c) event on: the top update's code traces, no other"
+is "$(field C-ON)" "$top" "(c) the kernel did not rewrite the site under it"
+like "$out" 'C-UNDO-BOTTOM=[1-9]' "(c) the bottom update's undo is refused while the other stands on it"
+like "$out" 'C-UNDO2=0' "(c) the top update's undo succeeds"
+like "$out" 'C-UNDONE2: [0-9a-f]+ stock=0 new=2 new2=0' "(c) the bottom update's code traces again"
+is "$(field C-OFF)" "$applied" "(c) its jump is back and the site still pinned: the event going off did not touch it"
+like "$out" 'C-UNDO=0' "(c) the bottom update's undo succeeds"
+is "$(field C-UNDONE)" "$off" "(c) the nop, the key's state, is back"
+like "$out" 'C-UNDONE-ON: [0-9a-f]+ stock=2 new=0 new2=0' "(c) unpinned: the event goes on and the stock code traces"
+
+is "$(printf '%s\n' "$out" | grep -c '^PIN: ksplice: raise_softirq_irqoff: jump label at raise_softirq_irqoff+0x3/0x[0-9a-f]* pinned under the jump$')" 3 \
+	"the kernel log says the site was pinned at each apply of the bottom update (not at the failed one, not by the top one)"
+is "$(printf '%s\n' "$out" | grep -c '^PIN: ksplice: raise_softirq_irqoff: jump label at raise_softirq_irqoff+0x3/0x[0-9a-f]* unpinned, in its key.s state$')" 3 \
+	"  and unpinned at each of its undos"
 
 tbs=$(field TB-STOCK)
 like "$tbs" '^[0-9a-f]{8}6690$' "touch_buffer: a 2-byte nop at +4, past the 5 bytes of a jump"
