@@ -103,5 +103,13 @@ bool ksplice_arch_ftrace_site(const struct ksplice_func *f);
 unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f);
 /* Encode a jump from @from to @to; -ERANGE if out of reach. */
 int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn);
+/*
+ * Jump label sites as the kernel rewrites them: the length it gives the
+ * site whose running bytes are @code (0: not a jump label's form), and
+ * the bytes it writes there for each state of the key.
+ */
+unsigned int ksplice_arch_jump_label_len(const u8 *code);
+int ksplice_arch_jump_label_code(unsigned long addr, unsigned long target,
+				 unsigned int len, bool jump, u8 *out);
 
 #endif /* _KSPLICE_ARCH_H */

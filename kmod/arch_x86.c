@@ -5,6 +5,7 @@
  */
 #include <linux/elf.h>
 #include <linux/string.h>
+#include <asm/nops.h>
 #include <asm/text-patching.h>
 #include "ksplice.h"
 #include "compat.h"
@@ -148,5 +149,50 @@ int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn)
 		return -ERANGE;
 	__text_gen_insn(insn, JMP32_INSN_OPCODE, (void *)from, (void *)to,
 			JMP32_INSN_SIZE);
+	return 0;
+}
+
+/* The nops jump_label.c writes (x86_nops[], the ideal ones since 5.13). */
+static const u8 ksplice_jl_nop2[] = { BYTES_NOP2 };
+static const u8 ksplice_jl_nop5[] = { BYTES_NOP5 };
+
+/*
+ * arch_jump_entry_size() decodes the site: a jmp or the nop of 2 or 5
+ * bytes.  Only those four forms are a jump label's; 0 for anything else.
+ */
+unsigned int ksplice_arch_jump_label_len(const u8 *code)
+{
+	if (code[0] == JMP8_INSN_OPCODE ||
+	    !memcmp(code, ksplice_jl_nop2, sizeof(ksplice_jl_nop2)))
+		return JMP8_INSN_SIZE;
+	if (code[0] == JMP32_INSN_OPCODE ||
+	    !memcmp(code, ksplice_jl_nop5, sizeof(ksplice_jl_nop5)))
+		return JMP32_INSN_SIZE;
+	return 0;
+}
+
+/*
+ * What __jump_label_patch() writes at a site of @len bytes at @addr: a
+ * jmp of that size to @target if @jump, else the nop of that size.
+ */
+int ksplice_arch_jump_label_code(unsigned long addr, unsigned long target,
+				 unsigned int len, bool jump, u8 *out)
+{
+	long rel = target - (addr + len);
+	u8 insn[JMP32_INSN_SIZE];	/* __text_gen_insn() writes all 5 */
+
+	if (len != JMP8_INSN_SIZE && len != JMP32_INSN_SIZE)
+		return -EINVAL;
+	if (!jump) {
+		memcpy(out, len == JMP8_INSN_SIZE ? ksplice_jl_nop2 :
+						    ksplice_jl_nop5, len);
+		return 0;
+	}
+	if (len == JMP8_INSN_SIZE ? rel != (s8)rel : rel != (s32)rel)
+		return -ERANGE;
+	__text_gen_insn(insn, len == JMP8_INSN_SIZE ? JMP8_INSN_OPCODE :
+						      JMP32_INSN_OPCODE,
+			(void *)addr, (void *)target, len);
+	memcpy(out, insn, len);
 	return 0;
 }

@@ -25,6 +25,7 @@
 #define KSPLICE_MAX_STACK	16	/* updates on one function */
 #define KSPLICE_MAX_USES	16	/* updates whose functions one uses */
 #define KSPLICE_DEFAULT_INTERVAL_MS	1000
+#define KSPLICE_MAX_JUMP_PINS	2	/* 2-byte jump labels in a jump */
 
 enum ksplice_stage {
 	KSPLICE_STAGE_LOADED,
@@ -59,6 +60,16 @@ struct ksplice_bindings {
 	DECLARE_HASHTABLE(tab, 8);
 };
 
+struct jump_entry;
+
+/* A jump label site under a function's jump (jump_pin.c). */
+struct ksplice_jump_pin {
+	struct jump_entry *entry;	/* in vmlinux's __jump_table */
+	unsigned int off;		/* of the site in the jump */
+	unsigned int len;		/* of the site, as the kernel sees it */
+	bool held;			/* its init bit is set, by us */
+};
+
 /* Per function: what validation derived and what apply needs. */
 struct ksplice_fstate {
 	u8 *mask;			/* enum ksplice_mask per pre byte */
@@ -83,6 +94,9 @@ struct ksplice_fstate {
 	struct ksplice_redirect *over;	/* via_ftrace on top of another
 					 * update: its redirection, which
 					 * this one retargets */
+	struct ksplice_jump_pin jump_pins[KSPLICE_MAX_JUMP_PINS];
+	unsigned int nr_jump_pins;	/* sites under the jump, pinned
+					 * while it is in */
 };
 
 struct ksplice_conflict {
@@ -178,6 +192,10 @@ struct ksplice_kernel {
 	int (*jump_label_reserved)(void *start, void *end);
 	int (*static_call_reserved)(void *start, void *end);
 	struct kprobe *(*get_kprobe)(void *addr);
+	void (*jump_label_lock)(void);
+	void (*jump_label_unlock)(void);
+	struct jump_entry *start_jump_table;	/* vmlinux's __jump_table */
+	struct jump_entry *stop_jump_table;
 };
 
 extern struct ksplice_kernel ksplice_k;
@@ -204,6 +222,13 @@ void ksplice_redirect_switch(struct ksplice_fstate *fs, bool on);
 void ksplice_redirect_retarget(struct ksplice_redirect *rd, unsigned long to);
 void ksplice_redirect_off(struct ksplice_redirect *rd);
 void ksplice_redirect_sync(void);
+
+/* jump_pin.c */
+int ksplice_jump_pin_find(struct ksplice_core *core,
+			  const struct ksplice_func *f,
+			  struct ksplice_fstate *fs);
+int ksplice_jump_pins_take(struct ksplice_core *core, bool undo);
+void ksplice_jump_pins_put(struct ksplice_core *core, bool undo, bool done);
 
 /* pins.c */
 int ksplice_pins_take(const struct ksplice_update *u, char *why, size_t len);

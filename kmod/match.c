@@ -463,6 +463,22 @@ static bool ksplice_window_free(const struct ksplice_fstate *fs)
 	       !ksplice_k.static_call_reserved(start, end);
 }
 
+/*
+ * The kernel rewrites bytes where the jump goes, and the function has no
+ * ftrace site to be redirected at: a jump label there is pinned while the
+ * jump is in (jump_pin.c); a static call is refused.
+ */
+static int ksplice_match_pinned(struct ksplice_match *m)
+{
+	void *start = (void *)m->fs->patch_addr;
+
+	if (ksplice_k.static_call_reserved(start, start + KSPLICE_JMP_LEN - 1))
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: static call where the jump goes, and no ftrace site",
+					 m->f->name);
+	return ksplice_jump_pin_find(m->core, m->f, m->fs);
+}
+
 /* Two functions of one update must not share their jump's bytes. */
 static int ksplice_windows_distinct(struct ksplice_core *core)
 {
@@ -540,6 +556,10 @@ static int ksplice_match_onto(struct ksplice_match *m)
 					 "%s: its jump would go at +0x%x, update %s's is at +0x%lx",
 					 m->f->name, fs->patch_off, id,
 					 below->patch_addr - below->old_addr);
+	if (m->core->replacing && s[0].core->fs[s[0].idx].nr_jump_pins)
+		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s pinned a jump label under its jump, which a replace update cannot take over yet",
+					 m->f->name, s[0].core->update->id);
 	fs->stock_size = below->stock_size;
 	if (m->core->replacing)
 		memcpy(fs->saved, s[0].core->fs[s[0].idx].saved,
@@ -617,16 +637,22 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 			return ret;
 	}
 	/* No room for the jump: ftrace redirects the function instead. */
+	fs->nr_jump_pins = 0;
 	fs->via_ftrace = fs->over ||
-			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
-			 !ksplice_window_free(fs);
+			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN;
+	if (!fs->via_ftrace && !ksplice_window_free(fs)) {
+		/* Or, with no ftrace site, the jump goes over a pinned site. */
+		if (!fs->ftrace_site && !stacked)
+			return ksplice_match_pinned(m);
+		fs->via_ftrace = true;
+	}
 	if (fs->via_ftrace && stacked && !fs->over)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
 					 "%s: no room for a jump on top of the update below",
 					 m->f->name);
 	if (fs->via_ftrace && !fs->ftrace_site)
 		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s: jump label or static call where the jump goes, and no ftrace site",
+					 "%s: no room for the jump, and no ftrace site",
 					 m->f->name);
 	return 0;
 }

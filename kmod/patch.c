@@ -186,7 +186,7 @@ static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 int ksplice_patch(struct ksplice_core *core, bool undo)
 {
 	struct ksplice_stop *st;
-	int ret;
+	int ret, pinned;
 
 	if (!undo) {
 		ret = ksplice_make_jumps(core);
@@ -216,15 +216,22 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 	st->undo = undo;
 	atomic_set(&st->arrived, 0);
 
-	/* cpu_hotplug_lock nests outside text_mutex (see kprobes). */
+	/*
+	 * The kernel's order: cpu_hotplug_lock, jump_label_mutex (jump_pin.c),
+	 * text_mutex (see static_key_enable() and kprobes).
+	 */
 	cpus_read_lock();
-	mutex_lock(ksplice_k.text_mutex);
-	ret = ksplice_k.stop_machine_cpuslocked(ksplice_stop_fn, st,
-						cpu_online_mask);
-	mutex_unlock(ksplice_k.text_mutex);
+	pinned = ksplice_jump_pins_take(core, undo);
+	if (!pinned) {
+		mutex_lock(ksplice_k.text_mutex);
+		ret = ksplice_k.stop_machine_cpuslocked(ksplice_stop_fn, st,
+							cpu_online_mask);
+		mutex_unlock(ksplice_k.text_mutex);
+		ksplice_jump_pins_put(core, undo, !ret);
+	}
 	cpus_read_unlock();
 
-	ret = ksplice_stop_result(st, ret);
+	ret = pinned ? pinned : ksplice_stop_result(st, ret);
 	if (!ret)
 		pr_info("%s: %s, %llu ns in stop_machine (%llu ns walking stacks)\n",
 			core->update->id, undo ? "reversed" : "applied", st->ns,

@@ -77,6 +77,15 @@ struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core)
 			if (s[n - 1].core != c || s[n - 1].idx != i)
 				continue;
 			top = &c->fs[i];
+			/* Its stock bytes are the key's state now: not known here. */
+			if (s[0].core->fs[s[0].idx].nr_jump_pins) {
+				kvfree(ws);
+				return ERR_PTR(ksplice_set_abort(core,
+					KSPLICE_ABORT_UNPATCHABLE,
+					"%s: update %s pinned a jump label under its jump, which a replace update cannot take over yet",
+					c->update->funcs[i].name,
+					s[0].core->update->id));
+			}
 			w = &ws->w[ws->nr++];
 			/* The redirection is the bottom update's (redirect.c). */
 			if (top->via_ftrace) {

@@ -57,6 +57,10 @@ static const struct {
 	KSPLICE_KSYM(jump_label_reserved, "jump_label_text_reserved"),
 	KSPLICE_KSYM(static_call_reserved, "static_call_text_reserved"),
 	KSPLICE_KSYM(get_kprobe, "get_kprobe"),
+	KSPLICE_KSYM(jump_label_lock, "jump_label_lock"),
+	KSPLICE_KSYM(jump_label_unlock, "jump_label_unlock"),
+	KSPLICE_KSYM(start_jump_table, "__start___jump_table"),
+	KSPLICE_KSYM(stop_jump_table, "__stop___jump_table"),
 };
 
 int ksplice_symbols_init(void)

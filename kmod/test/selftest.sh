@@ -75,11 +75,12 @@ apply_detail() {
 	109) echo "jump label target site at ksplice_test_jl+0x*: running *, pre *" ;;
 	110) echo "ksplice_test_target (*): it cannot be patched live: it is the ksplice core, *" ;;
 	111) echo "ksplice_test_target (kernel/stop_machine.c): it cannot be patched live: stop_machine() holds every CPU *" ;;
+	112) echo "ksplice_test_jl_nt: jump label where the jump goes, and no ftrace site: the kernel rewrites a loading module's jump labels even when pinned, so module ksplice_target's cannot be" ;;
 	esac
 }
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match \
-	    110:unpatchable 111:unpatchable; do
+	    110:unpatchable 111:unpatchable 112:unpatchable; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then

@@ -335,7 +335,7 @@ static const struct abort_cause causes[] = {
 	{ "unpatchable",
 	  { "a function it replaces cannot be redirected safely",
 	    "a function it replaces cannot be restored safely" },
-	  { "A jump label or static call sits where the redirecting jump would go; such a function can only be changed by a reboot for now.",
+	  { "The detail says which function and why (code that runs while ksplice patches; or, in a function with no ftrace site, a static call, a module's jump label or one running past the jump's end, where the jump would go); such a function can only be changed by a reboot for now.",
 	    "See the kernel log." } },
 	{ "out_of_memory",
 	  { "the kernel ran out of memory",

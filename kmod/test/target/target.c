@@ -118,6 +118,22 @@ l_yes:
 #endif
 }
 
+/*
+ * No ftrace site, and a jump label first: where its jump would go.  The
+ * core pins such a site in vmlinux only (kmod/jump_pin.c): in a module
+ * it refuses the function.
+ */
+notrace noinline int ksplice_test_jl_nt(int x)
+{
+	if (static_branch_unlikely(&ksplice_test_key))
+		return x + 3;
+#ifndef KSPLICE_V2
+	return x;
+#else
+	return x + 1;
+#endif
+}
+
 static void ksplice_test_retarget(bool other)
 {
 	if (other) {
@@ -144,7 +160,8 @@ static int ksplice_test_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%d %d %d\n", ksplice_test_target(20),
 		   ksplice_test_caller(20), ksplice_test_tail(20));
-	ksplice_test_counter += ksplice_test_wrapper(1) + ksplice_test_jl(1);
+	ksplice_test_counter += ksplice_test_wrapper(1) + ksplice_test_jl(1) +
+				ksplice_test_jl_nt(0);
 	return 0;
 }
 

@@ -161,6 +161,10 @@ static void ksplice_test_break_apply(struct ksplice_update *u,
 	case 108:
 		f[u->objs->nr_funcs - 1] = f[u->objs->nr_funcs];
 		break;
+	/* The second spare, ksplice_test_jl_nt, replaces the last. */
+	case 112:
+		f[u->objs->nr_funcs - 1] = f[u->objs->nr_funcs + 1];
+		break;
 	}
 }
 
