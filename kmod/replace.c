@@ -42,18 +42,57 @@ static unsigned int ksplice_live_funcs(void)
 }
 
 /*
- * The jumps to take out: for each function an applied update replaced
- * and @core does not carry, the newest one's jump goes, the stock bytes
- * (under the oldest one's) come back.
+ * The write that takes out function @i of @c, which @core does not carry,
+ * if @c is the newest update on it: its jump goes, the stock bytes (under
+ * the oldest update's jump) come back, or the bottom update's ftrace
+ * redirection is switched off.
  */
-struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core)
+static int ksplice_replace_write(struct ksplice_core *core,
+				 struct ksplice_core *c, unsigned int i,
+				 struct ksplice_writes *ws)
 {
 	struct ksplice_stack_entry s[KSPLICE_MAX_STACK];
-	struct ksplice_writes *ws;
-	const struct ksplice_fstate *top;
+	const struct ksplice_fstate *top = &c->fs[i], *bottom;
+	const char *name = c->update->funcs[i].name;
 	struct ksplice_write *w;
+	unsigned int n;
+
+	n = ksplice_stack_get(top->old_addr, s, ARRAY_SIZE(s));
+	if (!n || n > ARRAY_SIZE(s))
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: %u updates on it", name, n);
+	/* Once per function: by its newest update. */
+	if (s[n - 1].core != c || s[n - 1].idx != i)
+		return 0;
+	bottom = &s[0].core->fs[s[0].idx];
+	/* Its stock bytes are the key's state now: not known here. */
+	if (bottom->nr_jump_pins)
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s: update %s pinned a jump label under its jump, which a replace update cannot take over yet",
+					 name, s[0].core->update->id);
+	/* The redirection is the bottom update's (redirect.c). */
+	if (top->via_ftrace && !bottom->rd)
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+					 "%s: update %s's redirection is gone",
+					 name, s[0].core->update->id);
+	w = &ws->w[ws->nr++];
+	if (top->via_ftrace) {
+		w->off = bottom->rd;
+		return 0;
+	}
+	w->addr = top->patch_addr;
+	memcpy(w->before, top->jmp, KSPLICE_JMP_LEN);
+	memcpy(w->after, bottom->saved, KSPLICE_JMP_LEN);
+	return 0;
+}
+
+/* The writes that take out what applied updates replaced, @core does not. */
+struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core)
+{
+	struct ksplice_writes *ws;
 	struct ksplice_core *c;
-	unsigned int i, n;
+	unsigned int i;
+	int ret;
 
 	ws = kvzalloc(struct_size(ws, w, ksplice_live_funcs()), GFP_KERNEL);
 	if (!ws)
@@ -63,47 +102,14 @@ struct ksplice_writes *ksplice_replace_writes(struct ksplice_core *core)
 		if (c->stage != KSPLICE_STAGE_APPLIED)
 			continue;
 		for (i = 0; i < c->update->nr_funcs; i++) {
-			if (!c->fs[i].live || ksplice_carries(core, c->fs[i].old_addr))
+			if (!c->fs[i].live ||
+			    ksplice_carries(core, c->fs[i].old_addr))
 				continue;
-			n = ksplice_stack_get(c->fs[i].old_addr, s, ARRAY_SIZE(s));
-			if (!n || n > ARRAY_SIZE(s)) {
+			ret = ksplice_replace_write(core, c, i, ws);
+			if (ret) {
 				kvfree(ws);
-				return ERR_PTR(ksplice_set_abort(core,
-					KSPLICE_ABORT_UNEXPECTED,
-					"%s: %u updates on it",
-					c->update->funcs[i].name, n));
+				return ERR_PTR(ret);
 			}
-			/* Once per function: by its newest update. */
-			if (s[n - 1].core != c || s[n - 1].idx != i)
-				continue;
-			top = &c->fs[i];
-			/* Its stock bytes are the key's state now: not known here. */
-			if (s[0].core->fs[s[0].idx].nr_jump_pins) {
-				kvfree(ws);
-				return ERR_PTR(ksplice_set_abort(core,
-					KSPLICE_ABORT_UNPATCHABLE,
-					"%s: update %s pinned a jump label under its jump, which a replace update cannot take over yet",
-					c->update->funcs[i].name,
-					s[0].core->update->id));
-			}
-			w = &ws->w[ws->nr++];
-			/* The redirection is the bottom update's (redirect.c). */
-			if (top->via_ftrace) {
-				w->off = s[0].core->fs[s[0].idx].rd;
-				if (!w->off) {
-					kvfree(ws);
-					return ERR_PTR(ksplice_set_abort(core,
-						KSPLICE_ABORT_UNEXPECTED,
-						"%s: update %s's redirection is gone",
-						c->update->funcs[i].name,
-						s[0].core->update->id));
-				}
-				continue;
-			}
-			w->addr = top->patch_addr;
-			memcpy(w->before, top->jmp, KSPLICE_JMP_LEN);
-			memcpy(w->after, s[0].core->fs[s[0].idx].saved,
-			       KSPLICE_JMP_LEN);
 		}
 	}
 	return ws;
