@@ -639,7 +639,8 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	/* No room for the jump: ftrace redirects the function instead. */
 	fs->nr_jump_pins = 0;
 	fs->via_ftrace = fs->over ||
-			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN;
+			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
+			 (ksplice_prefer_ftrace && fs->ftrace_site && !stacked);
 	if (!fs->via_ftrace && !ksplice_window_free(fs)) {
 		/* Or, with no ftrace site, the jump goes over a pinned site. */
 		if (!fs->ftrace_site && !stacked)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/per-call's guest side: ROUNDS rounds, each timing N getpid calls
 # (getpidloop) stock, with ksplice's update applied (a jmp at the entry of
-# __task_pid_nr_ns) and with the livepatch module enabled (ftrace handler),
+# __task_pid_nr_ns), the same redirected by ksplice through ftrace, and
+# with the livepatch module enabled (ftrace handler),
 # the order turning each round; every variant is checked to be in force
 # before it is timed, and each time is the best of 3 runs.  Prints
 # "NS variant round ns/call" lines, "BAD ..." on a failure.
@@ -35,6 +36,23 @@ ksplice() {
 	ksplice-undo pid >/tmp/undo 2>&1 || { sed 's/^/BAD undo: /' /tmp/undo; exit 1; }
 	[ "$(kpeek $fn 16)" = "$stock" ] || { echo "BAD round $r: undo left $fn changed"; exit 1; }
 }
+# ksplice's own ftrace redirection (what it uses where no jmp fits),
+# forced on the same function by the core's prefer_ftrace: the ftrace
+# site at the entry changes, the bytes after it (where the jmp would go)
+# do not.
+ftrace() {
+	p=/sys/module/ksplice/parameters/prefer_ftrace
+	echo 1 >$p || { echo "BAD no $p"; exit 1; }
+	ksplice-apply ksplice-pid.tar.gz >/tmp/apply 2>&1 ||
+		{ sed 's/^/BAD apply: /' /tmp/apply; exit 1; }
+	echo 0 >$p
+	now=$(kpeek $fn 16)
+	[ "${now:0:10}" != "${stock:0:10}" ] && [ "${now:10}" = "${stock:10}" ] ||
+		{ echo "BAD round $r: ksplice did not redirect $fn through ftrace ($now)"; exit 1; }
+	timed ftrace $r
+	ksplice-undo pid >/tmp/undo 2>&1 || { sed 's/^/BAD undo: /' /tmp/undo; exit 1; }
+	[ "$(kpeek $fn 16)" = "$stock" ] || { echo "BAD round $r: undo left $fn changed"; exit 1; }
+}
 livepatch() {
 	insmod klp_pid.ko || { echo "BAD insmod klp_pid.ko"; exit 1; }
 	t=0
@@ -53,13 +71,17 @@ livepatch() {
 	done
 	rmmod klp_pid || { echo "BAD rmmod klp_pid"; exit 1; }
 }
-# The order turns each round (stock ksplice livepatch, then ksplice
-# livepatch stock, ...): a drift in the host's load spreads over all three.
+# The order turns each round (stock ksplice ftrace livepatch, then
+# ksplice ftrace livepatch stock, ...): a drift in the host's load spreads
+# over all four.  The core is loaded by the first apply.
+ksplice-apply ksplice-pid.tar.gz >/dev/null 2>&1 && ksplice-undo pid >/dev/null 2>&1 ||
+	{ echo "BAD first apply and undo"; exit 1; }
 for r in $(seq "$rounds"); do
-	case $((r % 3)) in
-	1) stock; ksplice; livepatch ;;
-	2) ksplice; livepatch; stock ;;
-	0) livepatch; stock; ksplice ;;
+	case $((r % 4)) in
+	1) stock; ksplice; ftrace; livepatch ;;
+	2) ksplice; ftrace; livepatch; stock ;;
+	3) ftrace; livepatch; stock; ksplice ;;
+	0) livepatch; stock; ksplice; ftrace ;;
 	esac
 done
 dmesg | grep -E "Oops|BUG:|WARNING:" | sed 's/^/BAD dmesg: /'
