@@ -137,5 +137,7 @@ struct ksplice_pokes {
 int ksplice_arch_poke_init(void);
 void ksplice_arch_poke_exit(void);
 void ksplice_arch_poke(struct ksplice_pokes *b);
+/* After the stop_machine() that called ksplice_arch_poke() returned. */
+void ksplice_arch_poke_end(void);
 
 #endif /* _KSPLICE_ARCH_H */

@@ -72,8 +72,13 @@ void ksplice_arch_poke_exit(void)
 /*
  * Runs on one CPU inside stop_machine(), text_mutex held.  After the
  * first phase no CPU can execute a write's old first byte without
- * trapping, so the tail may change under it; the last phase turns the
- * int3 into the jump's opcode in one byte, which is atomic.
+ * trapping, so the tail may change under it; after the second every CPU
+ * has serialized with the new tail, and the last phase turns the int3
+ * into the jump's opcode in one byte, which is atomic.  It needs no
+ * rendezvous of its own: every CPU serializes before it leaves the stop,
+ * and one still inside an int3 handler either finds the int3 gone (the
+ * kernel's kprobe handler then re-runs the instruction) or finds the
+ * batch, which stays published until ksplice_arch_poke_end().
  */
 void ksplice_arch_poke(struct ksplice_pokes *b)
 {
@@ -95,10 +100,13 @@ void ksplice_arch_poke(struct ksplice_pokes *b)
 	b->sync(b->arg);
 	for (i = 0, p = b->p; i < b->nr; i++, p++)
 		ksplice_k.text_poke((void *)p->addr, p->bytes, INT3_INSN_SIZE);
-	b->sync(b->arg);
-	/*
-	 * Every other CPU acknowledged the last phase from its spin loop, so
-	 * none is still in the notifier: an NMI returns before that.
-	 */
+}
+
+/*
+ * After stop_machine() returned: every CPU has left the stop callback, so
+ * any NMI that interrupted it has returned, and none is in the notifier.
+ */
+void ksplice_arch_poke_end(void)
+{
 	WRITE_ONCE(ksplice_poking, NULL);
 }

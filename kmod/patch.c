@@ -133,7 +133,7 @@ static void ksplice_stop_sync(void *arg)
 	/* Pairs with the acquire in ksplice_stop_fn(): the bytes are out. */
 	smp_store_release(&st->phase, phase);
 	while (atomic_read(&st->acks) < phase * others)
-		cpu_relax();
+		barrier();	/* no cpu_relax(): see ksplice_stop_fn() */
 }
 
 /*
@@ -167,7 +167,14 @@ static int ksplice_stop_fn(void *data)
 			seen = phase;
 			atomic_inc(&st->acks);
 		}
-		cpu_relax();
+		/*
+		 * No cpu_relax(): under an emulator or hypervisor a PAUSE may
+		 * exit to it, and the writer waits for this loop at each
+		 * phase (QEMU's TCG takes its global lock on each: the pause
+		 * of a one-function update grew from 0.5 to 16 ms).  The wait
+		 * is short and interrupts are off anyway.
+		 */
+		barrier();
 	}
 	sync_core();
 	return 0;
@@ -303,6 +310,7 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 		mutex_lock(ksplice_k.text_mutex);
 		ret = ksplice_k.stop_machine_cpuslocked(ksplice_stop_fn, st,
 							cpu_online_mask);
+		ksplice_arch_poke_end();
 		mutex_unlock(ksplice_k.text_mutex);
 		ksplice_jump_pins_put(core, undo, !ret);
 	}

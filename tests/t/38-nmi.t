@@ -2,10 +2,12 @@
 # NMIs during the write of the jump (issue 13).  stop_machine() does not
 # stop NMI handlers, so a function an NMI handler runs may be executed
 # while its jump is being written.  The rig injects NMIs (tests/vm/run
-# --nmi; they reach CPU 0; TCG has no PMU, so no perf event raises any); the
-# self-test target's NMI handler calls ksplice_test_nmi() 256 times per
-# NMI and tallies what it returned: the old code's value, the new code's,
-# or neither (a torn jump would run garbage: a crash, or neither).  The
+# --nmi; they reach CPU 0; TCG has no PMU, so no perf event raises any);
+# the self-test target's NMI handler calls ksplice_test_nmi() 256 times per
+# NMI, tallies what it returned -- the old code's value, the new code's,
+# or neither (a torn jump would run garbage: a crash, or neither) -- and
+# sends the next NMI to the other CPU, so that NMIs run on both CPUs all
+# along, inside every stop_machine too.  The
 # one-function update kmod/test builds for it is applied and undone
 # KSPLICE_NMI_CYCLES times (100).  The core writes an int3 first
 # (kmod/arch_x86_poke.c): its dmesg line counts the CPUs that met one and
@@ -36,7 +38,7 @@ out=$(vm --smp 2 --nmi "$hz" --timeout 900 --file "$KSPLICE_TOP/kmod/ksplice.ko"
 	# old and new counts of a tally line
 	col() { echo "$1" | awk -v k=$2 "{ for (i = 1; i < NF; i++) if (\$i == k) print \$(i + 1) }"; }
 	insmod ksplice.ko && insmod ksplice_target.ko && insmod nmi_update.ko || exit 1
-	echo nmi 1 >/proc/ksplice_target || exit 1
+	echo nmi 2 >/proc/ksplice_target || exit 1
 	echo KSPLICE-NMI-ON	# the rig starts injecting
 	for i in $(seq 60); do
 		[ "$(col "$(tally)" nmis)" -gt 20 ] && break

@@ -12,7 +12,9 @@
  *                                   (N=1) or back (N=0)
  *   echo nmi N >/proc/ksplice_target
  *                                   every unclaimed NMI (QEMU's inject-nmi)
- *                                   calls ksplice_test_nmi() (N=1), or not
+ *                                   calls ksplice_test_nmi() (N=1), and
+ *                                   sends the next NMI to the next CPU
+ *                                   (N=2), or not (N=0)
  *   cat /proc/ksplice_target_nmi    what those calls returned
  *
  * Built twice: as is (the running code and the pre object) and with
@@ -26,6 +28,7 @@
 #include <linux/seq_file.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
+#include <asm/apic.h>
 #include <asm/nmi.h>
 
 int ksplice_test_counter;
@@ -185,7 +188,23 @@ noinline int ksplice_test_nmi(int x)
 static atomic_t ksplice_test_nmis, ksplice_test_nmis_stop;
 /* Results of ksplice_test_nmi(): old code, new code, neither. */
 static atomic_long_t ksplice_test_nmi_res[3];
-static bool ksplice_test_nmi_on;
+static bool ksplice_test_nmi_on, ksplice_test_nmi_storm;
+
+/*
+ * "nmi 2": each NMI handled sends the next one to the next CPU, so NMIs
+ * run on every CPU all along -- during stop_machine() too, where nothing
+ * else could send one -- whatever rate QEMU injects them at.
+ */
+static void ksplice_test_nmi_next(void)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned int next = cpumask_next(cpu, cpu_online_mask);
+
+	if (next >= nr_cpu_ids)
+		next = cpumask_first(cpu_online_mask);
+	if (next != cpu)
+		apic->send_IPI(next, NMI_VECTOR);
+}
 
 /* NMI_UNKNOWN: QEMU's injected NMIs, which nothing else claims. */
 static int ksplice_test_nmi_handler(unsigned int type, struct pt_regs *regs)
@@ -204,13 +223,20 @@ static int ksplice_test_nmi_handler(unsigned int type, struct pt_regs *regs)
 	}
 	for (i = 0; i < 3; i++)
 		atomic_long_add(res[i], &ksplice_test_nmi_res[i]);
+	if (READ_ONCE(ksplice_test_nmi_storm))
+		ksplice_test_nmi_next();
 	return NMI_HANDLED;
 }
 
-static int ksplice_test_nmi_set(bool on)
+static int ksplice_test_nmi_set(unsigned int mode)
 {
+	bool on = mode > 0;
 	int ret = 0;
 
+	WRITE_ONCE(ksplice_test_nmi_storm, mode == 2);
+	/* A storm's last NMIs are on their way: let them find the handler. */
+	if (!on)
+		msleep(100);
 	if (on && !ksplice_test_nmi_on)
 		ret = register_nmi_handler(NMI_UNKNOWN,
 					   ksplice_test_nmi_handler, 0,
@@ -290,7 +316,7 @@ static int __init ksplice_test_init(void)
 
 static void __exit ksplice_test_exit(void)
 {
-	ksplice_test_nmi_set(false);
+	ksplice_test_nmi_set(0);
 	remove_proc_entry("ksplice_target_nmi", NULL);
 	remove_proc_entry("ksplice_target", NULL);
 }
