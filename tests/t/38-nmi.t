@@ -39,6 +39,11 @@ out=$(vm --kernel "$abi" --smp 2 --nmi "$hz" --timeout 900 --file "$self/kmod/ks
 	tally() { cat /proc/ksplice_target_nmi; }
 	# old and new counts of a tally line
 	col() { echo "$1" | awk -v k=$2 "{ for (i = 1; i < NF; i++) if (\$i == k) print \$(i + 1) }"; }
+	# sees THIS OTHER: over 0.2 s the NMIs ran THIS code and not the OTHER
+	sees() {
+		a=$(tally); sleep 0.2; b=$(tally)
+		[ $(col "$b" $1) -gt $(col "$a" $1) ] && [ $(col "$b" $2) = $(col "$a" $2) ]
+	}
 	insmod ksplice.ko && insmod ksplice_target.ko && insmod nmi_update.ko || exit 1
 	echo nmi 2 >/proc/ksplice_target || exit 1
 	echo KSPLICE-NMI-ON	# the rig starts injecting
@@ -53,16 +58,12 @@ out=$(vm --kernel "$abi" --smp 2 --nmi "$hz" --timeout 900 --file "$self/kmod/ks
 			echo "APPLY-FAILED $c: $(cat $u/abort_cause): $(cat $u/abort_detail)"
 		# Every tenth cycle: what runs now, as the NMIs see it.
 		if [ $((c % 10)) = 0 ]; then
-			a=$(tally); sleep 0.2; b=$(tally)
-			[ $(col "$b" new) -gt $(col "$a" new) ] && [ $(col "$b" old) = $(col "$a" old) ] ||
-				{ wrong=$((wrong + 1)); echo "NOT-NEW $c: $a / $b"; }
+			sees new old || { wrong=$((wrong + 1)); echo "NOT-NEW $c: $a / $b"; }
 		fi
 		echo reversed >$u/stage && undone=$((undone + 1)) ||
 			echo "UNDO-FAILED $c: $(cat $u/abort_cause): $(cat $u/abort_detail)"
 		if [ $((c % 10)) = 5 ]; then
-			a=$(tally); sleep 0.2; b=$(tally)
-			[ $(col "$b" old) -gt $(col "$a" old) ] && [ $(col "$b" new) = $(col "$a" new) ] ||
-				{ wrong=$((wrong + 1)); echo "NOT-OLD $c: $a / $b"; }
+			sees old new || { wrong=$((wrong + 1)); echo "NOT-OLD $c: $a / $b"; }
 		fi
 	done
 	echo "APPLIED=$applied UNDONE=$undone WRONG=$wrong"
