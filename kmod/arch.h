@@ -103,6 +103,8 @@ bool ksplice_arch_ftrace_site(const struct ksplice_func *f);
 unsigned int ksplice_arch_patch_offset(const struct ksplice_func *f);
 /* Encode a jump from @from to @to; -ERANGE if out of reach. */
 int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn);
+/* Where a jump that ksplice_arch_jmp() encoded at @from goes. */
+unsigned long ksplice_arch_jmp_dest(unsigned long from, const u8 *insn);
 /*
  * Jump label sites as the kernel rewrites them: the length it gives the
  * site whose running bytes are @code (0: not a jump label's form), and
@@ -111,5 +113,31 @@ int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn);
 unsigned int ksplice_arch_jump_label_len(const u8 *code);
 int ksplice_arch_jump_label_code(unsigned long addr, unsigned long target,
 				 unsigned int len, bool jump, u8 *out);
+
+/*
+ * Jumps written inside stop_machine() so that a CPU running one of them
+ * meanwhile (an NMI handler) sees the old or the new instruction, never a
+ * mix: x86 writes an int3 first, as text_poke_bp() does.  @sync makes a
+ * phase of the writes visible to every CPU before the next one starts.
+ */
+struct ksplice_poke {
+	unsigned long addr;
+	const u8 *bytes;		/* KSPLICE_JMP_LEN bytes to write */
+	unsigned long detour;		/* where a CPU meeting the write goes */
+};
+
+struct ksplice_pokes {
+	void (*sync)(void *arg);
+	void *arg;
+	atomic_t detours;		/* CPUs that met a write */
+	unsigned int nr;
+	struct ksplice_poke p[];
+};
+
+int ksplice_arch_poke_init(void);
+void ksplice_arch_poke_exit(void);
+void ksplice_arch_poke(struct ksplice_pokes *b);
+/* After the stop_machine() that called ksplice_arch_poke() returned. */
+void ksplice_arch_poke_end(void);
 
 #endif /* _KSPLICE_ARCH_H */

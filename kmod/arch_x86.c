@@ -152,6 +152,12 @@ int ksplice_arch_jmp(unsigned long from, unsigned long to, u8 *insn)
 	return 0;
 }
 
+/* Where a jump ksplice_arch_jmp() encoded at @from goes. */
+unsigned long ksplice_arch_jmp_dest(unsigned long from, const u8 *insn)
+{
+	return from + JMP32_INSN_SIZE + *(const s32 *)(insn + 1);
+}
+
 /* The nops jump_label.c writes (x86_nops[], the ideal ones since 5.13). */
 static const u8 ksplice_jl_nop2[] = { BYTES_NOP2 };
 static const u8 ksplice_jl_nop5[] = { BYTES_NOP5 };

@@ -700,13 +700,22 @@ static int __init ksplice_init(void)
 	ret = ksplice_symbols_init();
 	if (!ret)
 		ret = ksplice_arch_init();
-	if (!ret)
-		ret = ksplice_sysfs_init();
 	if (ret)
 		return ret;
+	ret = ksplice_arch_poke_init();
+	if (ret)
+		return ret;
+	ret = ksplice_sysfs_init();
+	if (ret)
+		goto out_poke;
 	ret = register_module_notifier(&ksplice_module_nb);
 	if (ret)
-		ksplice_sysfs_exit();
+		goto out_sysfs;
+	return 0;
+out_sysfs:
+	ksplice_sysfs_exit();
+out_poke:
+	ksplice_arch_poke_exit();
 	return ret;
 }
 
@@ -714,6 +723,7 @@ static void __exit ksplice_exit(void)
 {
 	unregister_module_notifier(&ksplice_module_nb);
 	ksplice_sysfs_exit();
+	ksplice_arch_poke_exit();
 }
 
 module_init(ksplice_init);

@@ -215,6 +215,7 @@ bool ksplice_is_vmlinux(const char *target);
 bool ksplice_target_present(const char *name);
 
 /* redirect.c */
+extern bool ksplice_prefer_ftrace;
 int ksplice_redirect_arm(struct ksplice_fstate *fs,
 			 const struct ksplice_func *f);
 void ksplice_redirect_disarm(struct ksplice_fstate *fs);

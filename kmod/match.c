@@ -583,6 +583,25 @@ static const char *ksplice_must_not_patch(const struct ksplice_func *f)
 }
 
 /*
+ * A function an applied update added to a module: a module's unload would
+ * leave the jump in the copy (added.c), and its reload could not match it
+ * again.
+ */
+static int ksplice_match_not_added(struct ksplice_match *m, unsigned long addr)
+{
+	struct ksplice_core *by;
+
+	if (ksplice_is_vmlinux(m->f->target))
+		return 0;
+	by = ksplice_added_by(m->f->target, m->f->name, NULL, addr);
+	if (!by)
+		return 0;
+	return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
+				 "%s: update %s added it to module %s; replacing it there is not supported",
+				 m->f->name, by->update->id, m->f->target);
+}
+
+/*
  * Returns 0 when matched, 1 when ambiguous for now (other functions of
  * its unit may yet say which), or an error with the abort cause set.
  */
@@ -593,7 +612,7 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	unsigned long addr = 0;
 	const char *why;
 	bool stacked;
-	int hits;
+	int hits, ret;
 
 	why = ksplice_must_not_patch(m->f);
 	if (why)
@@ -606,18 +625,9 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 		return 1;
 	if (cause != KSPLICE_ABORT_NONE)
 		return ksplice_set_abort(m->core, cause, "%s", m->why);
-	/*
-	 * A module's unload would leave the jump in the copy (added.c),
-	 * and the module's reload could not match it again.
-	 */
-	if (!ksplice_is_vmlinux(m->f->target) &&
-	    ksplice_added_by(m->f->target, m->f->name, NULL, addr))
-		return ksplice_set_abort(m->core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s: update %s added it to module %s; replacing it there is not supported",
-					 m->f->name,
-					 ksplice_added_by(m->f->target, m->f->name,
-							  NULL, addr)->update->id,
-					 m->f->target);
+	ret = ksplice_match_not_added(m, addr);
+	if (ret)
+		return ret;
 	fs->old_addr = addr;
 	fs->over = NULL;
 	fs->patch_addr = addr + fs->patch_off;
@@ -631,15 +641,15 @@ static int ksplice_match_one(struct ksplice_match *m, enum ksplice_round r)
 	stacked = fs->run_addr != addr ||
 		  (m->core->replacing && ksplice_stack_get(addr, NULL, 0));
 	if (stacked) {
-		int ret = ksplice_match_onto(m);
-
+		ret = ksplice_match_onto(m);
 		if (ret)
 			return ret;
 	}
 	/* No room for the jump: ftrace redirects the function instead. */
 	fs->nr_jump_pins = 0;
 	fs->via_ftrace = fs->over ||
-			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN;
+			 m->f->pre_size < fs->patch_off + KSPLICE_JMP_LEN ||
+			 (ksplice_prefer_ftrace && fs->ftrace_site && !stacked);
 	if (!fs->via_ftrace && !ksplice_window_free(fs)) {
 		/* Or, with no ftrace site, the jump goes over a pinned site. */
 		if (!fs->ftrace_site && !stacked)

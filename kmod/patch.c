@@ -17,9 +17,12 @@ struct ksplice_stop {
 	struct ksplice_core *core;
 	struct ksplice_ranges *ranges;
 	struct ksplice_writes *writes;	/* a replace update's, or NULL */
+	struct ksplice_pokes *pokes;	/* the jumps to write */
 	bool undo;
 	atomic_t arrived;
 	int done;
+	int phase;			/* of the pokes, see ksplice_stop_sync() */
+	atomic_t acks;			/* of the phases, by the other CPUs */
 	unsigned int stale;		/* function whose bytes changed */
 	u64 ns;				/* the whole callback */
 	struct ksplice_conflicts conflicts;
@@ -34,6 +37,22 @@ static const u8 *ksplice_before(struct ksplice_fstate *fs, bool undo)
 static const u8 *ksplice_after(struct ksplice_fstate *fs, bool undo)
 {
 	return undo ? fs->saved : fs->jmp;
+}
+
+static void ksplice_poke_add(struct ksplice_pokes *b, unsigned long addr,
+			     const u8 *bytes, unsigned long detour)
+{
+	b->p[b->nr++] = (struct ksplice_poke){ addr, bytes, detour };
+}
+
+/*
+ * A replaced update's jump is written back to what it replaced (or
+ * retargeted): a CPU meeting the write goes where the jump went, to the
+ * replaced update's code, which stays loaded until after the stop.
+ */
+static unsigned long ksplice_write_detour(const struct ksplice_write *w)
+{
+	return ksplice_arch_jmp_dest(w->addr, w->before);
 }
 
 static int ksplice_stop_work(struct ksplice_stop *st)
@@ -70,9 +89,9 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 		if (st->writes->w[i].off)
 			ksplice_redirect_off(st->writes->w[i].off);
 		else
-			ksplice_k.text_poke((void *)st->writes->w[i].addr,
-					    st->writes->w[i].after,
-					    KSPLICE_JMP_LEN);
+			ksplice_poke_add(st->pokes, st->writes->w[i].addr,
+					 st->writes->w[i].after,
+					 ksplice_write_detour(&st->writes->w[i]));
 	}
 	for (i = 0; i < n; i++) {
 		fs = &core->fs[i];
@@ -86,23 +105,47 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 			ksplice_redirect_switch(fs, !st->undo);
 			continue;
 		}
-		ksplice_k.text_poke((void *)fs->patch_addr,
-				    ksplice_after(fs, st->undo),
-				    KSPLICE_JMP_LEN);
+		ksplice_poke_add(st->pokes, fs->patch_addr,
+				 ksplice_after(fs, st->undo),
+				 (unsigned long)core->update->funcs[i].new_code);
 	}
+	ksplice_arch_poke(st->pokes);
 	if (!st->undo)
 		ksplice_hooks_stop(core, false);
 	return 0;
 }
 
 /*
+ * Called by the CPU writing the jumps between the phases of its writes:
+ * returns once every other CPU has serialized after this phase.  They
+ * spin in ksplice_stop_fn() and acknowledge each phase once, from there,
+ * so an NMI that interrupted one of them has returned by then.  The
+ * phase advances only once all acknowledged the last one, so none skips
+ * a phase.
+ */
+static void ksplice_stop_sync(void *arg)
+{
+	struct ksplice_stop *st = arg;
+	int others = num_online_cpus() - 1;
+	int phase = st->phase + 1;
+
+	sync_core();
+	/* Pairs with the acquire in ksplice_stop_fn(): the bytes are out. */
+	smp_store_release(&st->phase, phase);
+	while (atomic_read(&st->acks) < phase * others)
+		barrier();	/* no cpu_relax(): see ksplice_stop_fn() */
+}
+
+/*
  * Runs on every online CPU with interrupts off.  The first to arrive
- * does the work; the others wait for it and then serialize, so that
- * none of them executes stale prefetched instructions of the old code.
+ * does the work; the others serialize at each phase of its writes and
+ * at the end, so that none of them executes stale prefetched
+ * instructions of the old code.
  */
 static int ksplice_stop_fn(void *data)
 {
 	struct ksplice_stop *st = data;
+	int seen = 0, phase;
 	u64 t0;
 	int ret;
 
@@ -116,8 +159,23 @@ static int ksplice_stop_fn(void *data)
 		return ret;
 	}
 	/* Pairs with the release above. */
-	while (!smp_load_acquire(&st->done))
-		cpu_relax();
+	while (!smp_load_acquire(&st->done)) {
+		/* Pairs with the release in ksplice_stop_sync(). */
+		phase = smp_load_acquire(&st->phase);
+		if (phase != seen) {
+			sync_core();
+			seen = phase;
+			atomic_inc(&st->acks);
+		}
+		/*
+		 * No cpu_relax(): under an emulator or hypervisor a PAUSE may
+		 * exit to it, and the writer waits for this loop at each
+		 * phase (QEMU's TCG takes its global lock on each: the pause
+		 * of a one-function update grew from 0.5 to 16 ms).  The wait
+		 * is short and interrupts are off anyway.
+		 */
+		barrier();
+	}
 	sync_core();
 	return 0;
 }
@@ -140,11 +198,32 @@ static int ksplice_make_jumps(struct ksplice_core *core)
 	return 0;
 }
 
+/* Someone wrote where a jump goes since matching: a kprobe, say. */
+static int ksplice_stale_result(struct ksplice_stop *st)
+{
+	struct ksplice_core *core = st->core;
+	unsigned long addr, probe;
+	const char *name;
+
+	if (st->stale == core->update->nr_funcs)
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+					 "a replaced update's jump changed since matching");
+	name = core->update->funcs[st->stale].name;
+	addr = core->fs[st->stale].patch_addr;
+	probe = ksplice_kprobe_in(addr - KSPLICE_JMP_LEN + 1,
+				  addr + KSPLICE_JMP_LEN - 1);
+	if (probe)
+		return ksplice_set_abort(core, KSPLICE_ABORT_PROBED,
+					 "%s: a kprobe was set at %pS since matching",
+					 name, (void *)probe);
+	return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+				 "%s: code changed since matching", name);
+}
+
 static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 {
 	struct ksplice_core *core = st->core;
 	const struct ksplice_conflict *c = &st->conflicts.c[0];
-	unsigned long probe, stale_addr = 0;
 
 	mutex_lock(&core->status_lock);
 	core->conflicts = st->conflicts;
@@ -156,26 +235,27 @@ static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 					 "%u tasks in the code, first %s %d in %s",
 					 st->conflicts.nr, c->comm, c->pid,
 					 c->func);
-	if (ret == -ESTALE && st->stale < core->update->nr_funcs)
-		stale_addr = core->fs[st->stale].patch_addr;
-	if (ret == -ESTALE && st->stale == core->update->nr_funcs)
-		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
-					 "a replaced update's jump changed since matching");
-	if (ret == -ESTALE &&
-	    (probe = ksplice_kprobe_in(stale_addr - KSPLICE_JMP_LEN + 1,
-				       stale_addr + KSPLICE_JMP_LEN - 1)))
-		return ksplice_set_abort(core, KSPLICE_ABORT_PROBED,
-					 "%s: a kprobe was set at %pS since matching",
-					 core->update->funcs[st->stale].name,
-					 (void *)probe);
 	if (ret == -ESTALE)
-		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
-					 "%s: code changed since matching",
-					 core->update->funcs[st->stale].name);
+		return ksplice_stale_result(st);
 	if (ret)
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
 					 "stop_machine: %d", ret);
 	return 0;
+}
+
+/* Room for every jump the stop may write: the update's and the replaced. */
+static struct ksplice_pokes *ksplice_pokes_alloc(struct ksplice_stop *st)
+{
+	unsigned int n = st->core->update->nr_funcs +
+			 (st->writes ? st->writes->nr : 0);
+	struct ksplice_pokes *b;
+
+	b = kvzalloc(struct_size(b, p, n), GFP_KERNEL);
+	if (b) {
+		b->sync = ksplice_stop_sync;
+		b->arg = st;
+	}
+	return b;
 }
 
 /*
@@ -197,6 +277,7 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 	if (!st)
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "patching");
+	st->core = core;
 	if (!undo && core->replacing) {
 		st->writes = ksplice_replace_writes(core);
 		if (IS_ERR(st->writes)) {
@@ -206,15 +287,18 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 		}
 	}
 	st->ranges = ksplice_ranges_build(core, undo);
-	if (!st->ranges) {
+	st->pokes = ksplice_pokes_alloc(st);
+	if (!st->ranges || !st->pokes) {
+		kvfree(st->pokes);
+		kvfree(st->ranges);
 		kvfree(st->writes);
 		kfree(st);
 		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 					 "patching");
 	}
-	st->core = core;
 	st->undo = undo;
 	atomic_set(&st->arrived, 0);
+	atomic_set(&st->acks, 0);
 
 	/*
 	 * The kernel's order: cpu_hotplug_lock, jump_label_mutex (jump_pin.c),
@@ -226,6 +310,7 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 		mutex_lock(ksplice_k.text_mutex);
 		ret = ksplice_k.stop_machine_cpuslocked(ksplice_stop_fn, st,
 							cpu_online_mask);
+		ksplice_arch_poke_end();
 		mutex_unlock(ksplice_k.text_mutex);
 		ksplice_jump_pins_put(core, undo, !ret);
 	}
@@ -233,9 +318,11 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 
 	ret = pinned ? pinned : ksplice_stop_result(st, ret);
 	if (!ret)
-		pr_info("%s: %s, %llu ns in stop_machine (%llu ns walking stacks)\n",
+		pr_info("%s: %s, %llu ns in stop_machine (%llu ns walking stacks, %d CPUs detoured past a write)\n",
 			core->update->id, undo ? "reversed" : "applied", st->ns,
-			st->conflicts.check_ns);
+			st->conflicts.check_ns,
+			atomic_read(&st->pokes->detours));
+	kvfree(st->pokes);
 	kvfree(st->ranges);
 	kvfree(st->writes);
 	kfree(st);

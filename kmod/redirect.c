@@ -25,9 +25,21 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include "ksplice.h"
 #include "compat.h"
+
+/*
+ * Redirect every function that has an ftrace site through ftrace, even
+ * where a jump fits: for measuring what each costs a call (bench/per-call).
+ * Read when an update is matched; an update stacked on another keeps the
+ * jump.
+ */
+bool ksplice_prefer_ftrace;
+module_param_named(prefer_ftrace, ksplice_prefer_ftrace, bool, 0600);
+MODULE_PARM_DESC(prefer_ftrace,
+		 "redirect functions through ftrace even where a jump fits (to compare costs)");
 
 struct ksplice_redirect {
 	struct ftrace_ops ops;

@@ -17,5 +17,9 @@ make -s -C "$kdir" M="$test_dir/target" modules
 	ksplice_test_target ksplice_test_sleeper ksplice_test_caller \
 	ksplice_test_jl ksplice_test_tail -- ksplice_test_wrapper ksplice_test_jl_nt \
 	>"$test_dir/update/update.c"
+# The NMI test's update (tests/t/38-nmi.t): one function, run by NMIs.
+"$test_dir/gen-update.py" nmi ksplice_target \
+	"$test_dir/target/ksplice_target_pre.o" "$test_dir/target/ksplice_target_v2.o" \
+	ksplice_test_nmi >"$test_dir/update/nmi.c"
 make -s -C "$kdir" M="$test_dir/update" \
 	KBUILD_EXTRA_SYMBOLS="$kmod/Module.symvers" modules

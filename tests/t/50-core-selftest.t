@@ -13,23 +13,13 @@
 # against that kernel's headers (scripts/fetch-headers).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
+. "$KSPLICE_TOP/tests/lib/selftest.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-abi=${KSPLICE_SELFTEST_KERNEL:-$KSPLICE_KERNEL_ABI}
-self=$KSPLICE_TOP
-if [ "$abi" != "$KSPLICE_KERNEL_ABI" ]; then
-	# A copy, so that the tree's own kmod/ stays built for the pinned kernel.
-	self=$tmp/self
-	mkdir -p "$self"
-	cp -a "$KSPLICE_TOP/kmod" "$KSPLICE_TOP/include" "$KSPLICE_TOP/versions" "$self/"
-	find "$self/kmod" \( -name '*.o' -o -name '*.ko' -o -name '*.cmd' \) -delete
-fi
-kdir=$("$KSPLICE_TOP/scripts/fetch-headers" "$abi" 2>"$tmp/headers.log" | tail -n 1)
-ok $? "the headers of $abi are there ($kdir)"
-t=$self/kmod/test
-
-KDIR=$kdir "$t/build.sh" >"$tmp/build.log" 2>&1
+selftest_build
 st=$?
+ok $([ -e "$kdir/Makefile" ]; echo $?) "the headers of $abi are there ($kdir)"
+t=$self/kmod/test
 ok $st "kmod/test/build.sh builds the core, the target and the self-test update for $abi"
 [ $st = 0 ] || { diag "$(tail -n 30 "$tmp/build.log")"; echo "1..$_tap_n"; exit 1; }
 like "$(modinfo -F vermagic "$self/kmod/ksplice.ko" 2>&1)" "^${abi//+/[+]} SMP " "... for $abi (vermagic)"

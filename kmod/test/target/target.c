@@ -10,6 +10,12 @@
  *                                   sleeps N ms in ksplice_test_sleeper()
  *   echo sc N >/proc/ksplice_target points the static calls elsewhere
  *                                   (N=1) or back (N=0)
+ *   echo nmi N >/proc/ksplice_target
+ *                                   every unclaimed NMI (QEMU's inject-nmi)
+ *                                   calls ksplice_test_nmi() (N=1), and
+ *                                   sends the next NMI to the next CPU
+ *                                   (N=2), or not (N=0)
+ *   cat /proc/ksplice_target_nmi    what those calls returned
  *
  * Built twice: as is (the running code and the pre object) and with
  * KSPLICE_V2 (the post object, never loaded).
@@ -22,6 +28,8 @@
 #include <linux/seq_file.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
 
 int ksplice_test_counter;
 int (*ksplice_test_op)(int x);
@@ -156,6 +164,101 @@ noinline void ksplice_test_sleeper(unsigned int ms)
 #endif
 }
 
+/*
+ * Run by an NMI handler (echo nmi 1): stop_machine() does not stop those,
+ * so the jump must be written so that a CPU running this function in
+ * the middle of the write runs the old or the new code, never a mix
+ * (kmod/arch_x86_poke.c).  Long enough for the jump after the ftrace site.
+ */
+int ksplice_test_nmi_base[4];
+
+noinline int ksplice_test_nmi(int x)
+{
+	int b = READ_ONCE(ksplice_test_nmi_base[x & 3]);
+
+#ifndef KSPLICE_V2
+	return x + b + 1;
+#else
+	return x + b + 2;
+#endif
+}
+
+#define KSPLICE_TEST_NMI_CALLS	256
+
+static atomic_t ksplice_test_nmis, ksplice_test_nmis_stop;
+/* Results of ksplice_test_nmi(): old code, new code, neither. */
+static atomic_long_t ksplice_test_nmi_res[3];
+static bool ksplice_test_nmi_on, ksplice_test_nmi_storm;
+
+/*
+ * "nmi 2": each NMI handled sends the next one to the next CPU, so NMIs
+ * run on every CPU all along -- during stop_machine() too, where nothing
+ * else could send one -- whatever rate QEMU injects them at.
+ */
+static void ksplice_test_nmi_next(void)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned int next = cpumask_next(cpu, cpu_online_mask);
+
+	if (next >= nr_cpu_ids)
+		next = cpumask_first(cpu_online_mask);
+	if (next != cpu)
+		apic->send_IPI(next, NMI_VECTOR);
+}
+
+/* NMI_UNKNOWN: QEMU's injected NMIs, which nothing else claims. */
+static int ksplice_test_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	long res[3] = { 0 };
+	int i, r;
+
+	atomic_inc(&ksplice_test_nmis);
+	/* stop_machine() runs its callbacks in these, interrupts off. */
+	if (!(regs->flags & X86_EFLAGS_IF) &&
+	    !strncmp(current->comm, "migration/", 10))
+		atomic_inc(&ksplice_test_nmis_stop);
+	for (i = 0; i < KSPLICE_TEST_NMI_CALLS; i++) {
+		r = ksplice_test_nmi(i) - i;
+		res[r == 1 ? 0 : r == 2 ? 1 : 2]++;
+	}
+	for (i = 0; i < 3; i++)
+		atomic_long_add(res[i], &ksplice_test_nmi_res[i]);
+	if (READ_ONCE(ksplice_test_nmi_storm))
+		ksplice_test_nmi_next();
+	return NMI_HANDLED;
+}
+
+static int ksplice_test_nmi_set(unsigned int mode)
+{
+	bool on = mode > 0;
+	int ret = 0;
+
+	WRITE_ONCE(ksplice_test_nmi_storm, mode == 2);
+	/* A storm's last NMIs are on their way: let them find the handler. */
+	if (!on)
+		msleep(100);
+	if (on && !ksplice_test_nmi_on)
+		ret = register_nmi_handler(NMI_UNKNOWN,
+					   ksplice_test_nmi_handler, 0,
+					   "ksplice_test");
+	else if (!on && ksplice_test_nmi_on)
+		unregister_nmi_handler(NMI_UNKNOWN, "ksplice_test");
+	if (!ret)
+		ksplice_test_nmi_on = on;
+	return ret;
+}
+
+static int ksplice_test_nmi_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "nmis %d in_stop %d old %ld new %ld neither %ld\n",
+		   atomic_read(&ksplice_test_nmis),
+		   atomic_read(&ksplice_test_nmis_stop),
+		   atomic_long_read(&ksplice_test_nmi_res[0]),
+		   atomic_long_read(&ksplice_test_nmi_res[1]),
+		   atomic_long_read(&ksplice_test_nmi_res[2]));
+	return 0;
+}
+
 static int ksplice_test_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%d %d %d\n", ksplice_test_target(20),
@@ -183,6 +286,8 @@ static ssize_t ksplice_test_write(struct file *file, const char __user *ubuf,
 		ksplice_test_sleeper(ms);
 	else if (sscanf(buf, "sc %u", &ms) == 1)
 		ksplice_test_retarget(ms);
+	else if (sscanf(buf, "nmi %u", &ms) == 1)
+		return ksplice_test_nmi_set(ms) ?: count;
 	else
 		return -EINVAL;
 	return count;
@@ -201,11 +306,18 @@ static int __init ksplice_test_init(void)
 	ksplice_test_op = ksplice_test_double;
 	if (!proc_create("ksplice_target", 0600, NULL, &ksplice_test_ops))
 		return -ENOMEM;
+	if (!proc_create_single("ksplice_target_nmi", 0400, NULL,
+				ksplice_test_nmi_show)) {
+		remove_proc_entry("ksplice_target", NULL);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 static void __exit ksplice_test_exit(void)
 {
+	ksplice_test_nmi_set(0);
+	remove_proc_entry("ksplice_target_nmi", NULL);
 	remove_proc_entry("ksplice_target", NULL);
 }
 
