@@ -713,15 +713,19 @@ static int __init ksplice_init(void)
 	if (ret)
 		return ret;
 	ret = register_module_notifier(&ksplice_module_nb);
-	if (ret)
+	if (ret) {
 		ksplice_sysfs_exit();
-	return ret;
+		return ret;
+	}
+	ksplice_prewalk_init();
+	return 0;
 }
 
 static void __exit ksplice_exit(void)
 {
 	unregister_module_notifier(&ksplice_module_nb);
 	ksplice_sysfs_exit();
+	ksplice_prewalk_exit();
 }
 
 module_init(ksplice_init);

@@ -324,6 +324,8 @@ void ksplice_check_stacks(const struct ksplice_ranges *ranges,
 			  struct ksplice_conflicts *out);
 
 /* prewalk.c */
+void ksplice_prewalk_init(void);
+void ksplice_prewalk_exit(void);
 struct ksplice_prewalk *ksplice_prewalk(struct ksplice_core *core, bool undo);
 struct ksplice_prewalk *ksplice_prewalk_take(struct ksplice_core *core,
 					     bool undo);

@@ -5,7 +5,8 @@
  * then stands still for the tasks that moved, not for all of them.
  *
  * Which tasks ran is told by the scheduler itself: a probe on the
- * sched_switch tracepoint, registered before any stack is walked, marks
+ * sched_switch tracepoint (registered at load) marks, while a pre-walk is
+ * watched -- from before any stack is walked until after the stop --
  * every task switched in (and one on sched_process_fork every task
  * forked) and lists it once.  Inside the stop (safety.c) the verdict of
  * the pre-walk is reused for a task that was walked and not marked; every
@@ -26,9 +27,9 @@
  * cannot start running during the walk; the stack walked is complete and
  * stays as it is until the task runs again.  To run again, it must be
  * switched in by __schedule(), which calls trace_sched_switch() for every
- * switch (prev != next) before context_switch(); the probe was
- * registered (and its static key enabled on every CPU) before the walk,
- * so the task is marked.  Hence unmarked means not run since the walk:
+ * switch (prev != next) before context_switch(); the pre-walk was
+ * published to the probe, and an RCU grace period passed (the probe runs
+ * with preemption off), before the walk, so the task is marked.  Hence unmarked means not run since the walk:
  *  - preemption: a preempted task is runnable (on a runqueue): not walked
  *    here at all, walked in the stop;
  *  - a wakeup not yet run: try_to_wake_up() alone does not touch the
@@ -42,7 +43,7 @@
  *    copy_process() directly is marked when first switched in; before
  *    that its stack holds only the fork frame, which ret_from_fork starts
  *    from); one forked before is in the tasklist snapshot below, which
- *    begins after the probe was registered;
+ *    begins after the watch did;
  *  - a freed and reused task_struct: every task recorded holds a
  *    reference (get_task_struct) until the pre-walk is freed, after the
  *    stop, so no two tasks share an address meanwhile.
@@ -120,13 +121,24 @@ ksplice_prewalk_find(struct ksplice_prewalk *pw, struct task_struct *t,
 	}
 }
 
-/* Probe context: the runqueue lock held, interrupts off. */
-static void ksplice_prewalk_mark(struct ksplice_prewalk *pw,
-				 struct task_struct *t)
+/*
+ * The pre-walk being watched, if any (one at a time: ksplice_mutex).  The
+ * probes stay registered while the core is loaded, reading this: patching
+ * the sched_switch call site in and out around every attempt (static call
+ * and key updates through int3) hung the TCG guest under a storm of
+ * context switches (tests/t/47) with one CPU looping on the int3 in
+ * __schedule and the other in the poke; once at load, it does not.
+ */
+static struct ksplice_prewalk __rcu *ksplice_prewalk_active;
+static bool ksplice_prewalk_probing;
+
+/* Probe context: preemption off (sched_switch: the runqueue lock held). */
+static void ksplice_prewalk_mark(struct task_struct *t)
 {
+	struct ksplice_prewalk *pw = rcu_dereference_sched(ksplice_prewalk_active);
 	struct ksplice_prewalk_rec *rec;
 
-	if (is_idle_task(t))
+	if (!pw || is_idle_task(t))
 		return;
 	rec = ksplice_prewalk_find(pw, t, true);
 	if (rec && !xchg(&rec->ran, 1))
@@ -138,40 +150,63 @@ static void ksplice_prewalk_switch(void *data, bool preempt,
 				   struct task_struct *next,
 				   unsigned int prev_state)
 {
-	ksplice_prewalk_mark(data, next);
+	ksplice_prewalk_mark(next);
 }
 
 static void ksplice_prewalk_fork(void *data, struct task_struct *parent,
 				 struct task_struct *child)
 {
-	ksplice_prewalk_mark(data, child);
+	ksplice_prewalk_mark(child);
 }
 
-static int ksplice_prewalk_probes(struct ksplice_prewalk *pw, bool on)
+/* At load; without the probes, the stop walks every task. */
+void ksplice_prewalk_init(void)
 {
-	int ret;
+	if (tracepoint_probe_register(ksplice_k.tp_sched_fork,
+				      ksplice_prewalk_fork, NULL))
+		goto fail;
+	if (!tracepoint_probe_register(ksplice_k.tp_sched_switch,
+				       ksplice_prewalk_switch, NULL)) {
+		ksplice_prewalk_probing = true;
+		return;
+	}
+	tracepoint_probe_unregister(ksplice_k.tp_sched_fork,
+				    ksplice_prewalk_fork, NULL);
+	tracepoint_synchronize_unregister();
+fail:
+	pr_warn("ksplice: no sched tracepoint probes: every stack is walked in the stop\n");
+}
 
+void ksplice_prewalk_exit(void)
+{
+	if (!ksplice_prewalk_probing)
+		return;
+	tracepoint_probe_unregister(ksplice_k.tp_sched_switch,
+				    ksplice_prewalk_switch, NULL);
+	tracepoint_probe_unregister(ksplice_k.tp_sched_fork,
+				    ksplice_prewalk_fork, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/* Watching starts before any stack is walked and ends before the free. */
+static int ksplice_prewalk_watch(struct ksplice_prewalk *pw, bool on)
+{
 	if (!on) {
-		tracepoint_probe_unregister(ksplice_k.tp_sched_switch,
-					    ksplice_prewalk_switch, pw);
-		tracepoint_probe_unregister(ksplice_k.tp_sched_fork,
-					    ksplice_prewalk_fork, pw);
+		RCU_INIT_POINTER(ksplice_prewalk_active, NULL);
 		/* No probe may still run on the table when it is freed. */
-		tracepoint_synchronize_unregister();
+		synchronize_rcu();
 		return 0;
 	}
-	ret = tracepoint_probe_register(ksplice_k.tp_sched_fork,
-					ksplice_prewalk_fork, pw);
-	if (ret)
-		return ret;
-	ret = tracepoint_probe_register(ksplice_k.tp_sched_switch,
-					ksplice_prewalk_switch, pw);
-	if (ret) {
-		tracepoint_probe_unregister(ksplice_k.tp_sched_fork,
-					    ksplice_prewalk_fork, pw);
-		tracepoint_synchronize_unregister();
-	}
-	return ret;
+	if (!ksplice_prewalk_probing ||
+	    WARN_ON_ONCE(rcu_access_pointer(ksplice_prewalk_active)))
+		return -EBUSY;
+	rcu_assign_pointer(ksplice_prewalk_active, pw);
+	/*
+	 * A probe that read NULL may still be running: the switches it saw
+	 * come before the snapshot and the walk, which see their effect.
+	 */
+	synchronize_rcu();
+	return 0;
 }
 
 static unsigned int ksplice_count_tasks(void)
@@ -291,7 +326,7 @@ struct ksplice_prewalk *ksplice_prewalk(struct ksplice_core *core, bool undo)
 	if (!pw)
 		return NULL;
 	pw->rs = ksplice_ranges_build(core, undo);
-	if (!pw->rs || ksplice_prewalk_probes(pw, true)) {
+	if (!pw->rs || ksplice_prewalk_watch(pw, true)) {
 		kvfree(pw->rs);
 		pw->rs = NULL;
 		ksplice_prewalk_free(pw);
@@ -319,7 +354,7 @@ void ksplice_prewalk_free(struct ksplice_prewalk *pw)
 	if (!pw)
 		return;
 	if (pw->rs)
-		ksplice_prewalk_probes(pw, false);
+		ksplice_prewalk_watch(pw, false);
 	for (i = 0; i < 1U << pw->bits; i++) {
 		if (pw->slots[i].task)
 			put_task_struct(pw->slots[i].task);
