@@ -332,12 +332,20 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		ret = ksplice_check_overlap(core, &v->core);
 	if (!ret)
 		ret = ksplice_relocate_all(&v->core);
+	/*
+	 * The first attempt's stacks are walked before the pre-apply hooks
+	 * (prewalk.c): a task a hook sets moving is walked again in the stop.
+	 */
+	if (!ret)
+		v->core.prewalk = ksplice_prewalk(&v->core, false);
 	if (!ret)
 		ret = ksplice_apply_hooks_pre(core, &v->core, objs);
 	if (!ret)
 		ret = ksplice_arm_all(&v->core);
 	if (!ret)
 		ret = ksplice_patch_retry(&v->core, false);
+	ksplice_prewalk_free(v->core.prewalk);
+	v->core.prewalk = NULL;
 	if (ret)
 		ksplice_disarm_all(&v->core);
 	for (k = 0; k < v->update.nr_funcs; k++) {
@@ -711,6 +719,7 @@ static int __init ksplice_init(void)
 	ret = register_module_notifier(&ksplice_module_nb);
 	if (ret)
 		goto out_sysfs;
+	ksplice_prewalk_init();
 	return 0;
 out_sysfs:
 	ksplice_sysfs_exit();
@@ -723,6 +732,7 @@ static void __exit ksplice_exit(void)
 {
 	unregister_module_notifier(&ksplice_module_nb);
 	ksplice_sysfs_exit();
+	ksplice_prewalk_exit();
 	ksplice_arch_poke_exit();
 }
 

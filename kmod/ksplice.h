@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include <linux/stop_machine.h>
 #include <linux/types.h>
+#include <linux/tracepoint.h>
 #include "ksplice-update.h"
 #include "arch.h"
 
@@ -61,6 +62,7 @@ struct ksplice_bindings {
 };
 
 struct jump_entry;
+struct ksplice_prewalk;
 
 /* A jump label site under a function's jump (jump_pin.c). */
 struct ksplice_jump_pin {
@@ -155,6 +157,8 @@ struct ksplice_core {
 	u64 hook_objs;			/* a view's: whose stop hooks run */
 	struct ksplice_use uses[KSPLICE_MAX_USES];
 	unsigned int nr_uses;
+	struct ksplice_prewalk *prewalk;	/* a view's, made before its
+						 * pre-apply hooks (prewalk.c) */
 };
 
 /*
@@ -196,6 +200,9 @@ struct ksplice_kernel {
 	void (*jump_label_unlock)(void);
 	struct jump_entry *start_jump_table;	/* vmlinux's __jump_table */
 	struct jump_entry *stop_jump_table;
+	void (*put_task_stack)(struct task_struct *t);
+	struct tracepoint *tp_sched_switch;
+	struct tracepoint *tp_sched_fork;
 };
 
 extern struct ksplice_kernel ksplice_k;
@@ -307,8 +314,26 @@ unsigned int ksplice_added_ranges(const struct ksplice_core *core,
 				  struct ksplice_range *r);
 struct ksplice_ranges *ksplice_ranges_build(struct ksplice_core *core,
 					    bool undo);
+const char *ksplice_walk_task(const struct ksplice_ranges *rs,
+			      struct task_struct *t);
+void ksplice_conflict(struct ksplice_conflicts *out, struct task_struct *t,
+		      const char *func);
+void ksplice_check_task(const struct ksplice_ranges *rs, struct task_struct *t,
+			struct ksplice_conflicts *out);
 void ksplice_check_stacks(const struct ksplice_ranges *ranges,
+			  struct ksplice_prewalk *pw,
 			  struct ksplice_conflicts *out);
+
+/* prewalk.c */
+void ksplice_prewalk_init(void);
+void ksplice_prewalk_exit(void);
+struct ksplice_prewalk *ksplice_prewalk(struct ksplice_core *core, bool undo);
+struct ksplice_prewalk *ksplice_prewalk_take(struct ksplice_core *core,
+					     bool undo);
+void ksplice_prewalk_free(struct ksplice_prewalk *pw);
+bool ksplice_prewalk_check(struct ksplice_prewalk *pw,
+			   const struct ksplice_ranges *rs,
+			   struct ksplice_conflicts *out);
 
 /* hooks.c */
 int ksplice_hooks_validate(const struct ksplice_object *o, char *why,

@@ -18,6 +18,7 @@ struct ksplice_stop {
 	struct ksplice_ranges *ranges;
 	struct ksplice_writes *writes;	/* a replace update's, or NULL */
 	struct ksplice_pokes *pokes;	/* the jumps to write */
+	struct ksplice_prewalk *prewalk;	/* or NULL: walk every task */
 	bool undo;
 	atomic_t arrived;
 	int done;
@@ -61,7 +62,7 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 	unsigned int i, n = core->update->nr_funcs;
 	struct ksplice_fstate *fs;
 
-	ksplice_check_stacks(st->ranges, &st->conflicts);
+	ksplice_check_stacks(st->ranges, st->prewalk, &st->conflicts);
 	if (st->conflicts.nr)
 		return -EBUSY;
 	/* Someone else (a kprobe, say) wrote there since matching. */
@@ -300,6 +301,8 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 	atomic_set(&st->arrived, 0);
 	atomic_set(&st->acks, 0);
 
+	/* Stacks walked before the stop, which re-walks those that moved. */
+	st->prewalk = ksplice_prewalk_take(core, undo);
 	/*
 	 * The kernel's order: cpu_hotplug_lock, jump_label_mutex (jump_pin.c),
 	 * text_mutex (see static_key_enable() and kprobes).
@@ -315,6 +318,7 @@ int ksplice_patch(struct ksplice_core *core, bool undo)
 		ksplice_jump_pins_put(core, undo, !ret);
 	}
 	cpus_read_unlock();
+	ksplice_prewalk_free(st->prewalk);
 
 	ret = pinned ? pinned : ksplice_stop_result(st, ret);
 	if (!ret)

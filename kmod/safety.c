@@ -123,8 +123,8 @@ static const char *ksplice_range_of(const struct ksplice_ranges *rs,
 	return NULL;
 }
 
-static void ksplice_conflict(struct ksplice_conflicts *out,
-			     struct task_struct *t, const char *func)
+void ksplice_conflict(struct ksplice_conflicts *out, struct task_struct *t,
+		      const char *func)
 {
 	struct ksplice_conflict *c;
 
@@ -139,16 +139,32 @@ static void ksplice_conflict(struct ksplice_conflicts *out,
 }
 
 /*
- * A stack we could not walk to its end may hide a frame in the range;
- * that counts as a conflict too.
+ * The range @t's stack is in, or NULL; a stack we could not walk to its
+ * end may hide a frame in a range, which counts as a conflict too.  The
+ * caller makes sure the stack stands still and is there.
  */
-static void ksplice_check_task(const struct ksplice_ranges *rs,
-			       struct task_struct *t,
-			       struct ksplice_conflicts *out)
+const char *ksplice_walk_task(const struct ksplice_ranges *rs,
+			      struct task_struct *t)
 {
 	struct unwind_state state;
 	const char *name;
 	unsigned long ip;
+
+	for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		ip = unwind_get_return_address(&state);
+		name = ip ? ksplice_range_of(rs, ip) : NULL;
+		if (name)
+			return name;
+	}
+	return unwind_error(&state) ? "unwind_error" : NULL;
+}
+
+/* Inside the stop. */
+void ksplice_check_task(const struct ksplice_ranges *rs, struct task_struct *t,
+			struct ksplice_conflicts *out)
+{
+	const char *name;
 
 	/*
 	 * Every other CPU runs its stopper thread now, in stop_machine()
@@ -159,21 +175,17 @@ static void ksplice_check_task(const struct ksplice_ranges *rs,
 	/* An exited task whose stack is already freed. */
 	if (!refcount_read(&t->stack_refcount))
 		return;
-
-	for (unwind_start(&state, t, NULL, NULL); !unwind_done(&state);
-	     unwind_next_frame(&state)) {
-		ip = unwind_get_return_address(&state);
-		name = ip ? ksplice_range_of(rs, ip) : NULL;
-		if (name) {
-			ksplice_conflict(out, t, name);
-			return;
-		}
-	}
-	if (unwind_error(&state))
-		ksplice_conflict(out, t, "unwind_error");
+	name = ksplice_walk_task(rs, t);
+	if (name)
+		ksplice_conflict(out, t, name);
 }
 
+/*
+ * With a pre-walk (prewalk.c), only the tasks that ran since it are
+ * walked again; the others keep its verdict.
+ */
 void ksplice_check_stacks(const struct ksplice_ranges *rs,
+			  struct ksplice_prewalk *pw,
 			  struct ksplice_conflicts *out)
 {
 	u64 t0 = ktime_get_mono_fast_ns();
@@ -183,10 +195,13 @@ void ksplice_check_stacks(const struct ksplice_ranges *rs,
 	out->nr = 0;
 	for_each_online_cpu(cpu)
 		ksplice_check_task(rs, ksplice_k.idle_task(cpu), out);
+	if (ksplice_prewalk_check(pw, rs, out))
+		goto done;
 	/* No CPU can be inside a tasklist_lock writer now; RCU for form. */
 	rcu_read_lock();
 	for_each_process_thread(g, t)
 		ksplice_check_task(rs, t, out);
 	rcu_read_unlock();
+done:
 	out->check_ns = ktime_get_mono_fast_ns() - t0;
 }

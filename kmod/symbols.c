@@ -61,6 +61,9 @@ static const struct {
 	KSPLICE_KSYM(jump_label_unlock, "jump_label_unlock"),
 	KSPLICE_KSYM(start_jump_table, "__start___jump_table"),
 	KSPLICE_KSYM(stop_jump_table, "__stop___jump_table"),
+	KSPLICE_KSYM(put_task_stack, "put_task_stack"),
+	KSPLICE_KSYM(tp_sched_switch, "__tracepoint_sched_switch"),
+	KSPLICE_KSYM(tp_sched_fork, "__tracepoint_sched_process_fork"),
 };
 
 int ksplice_symbols_init(void)
