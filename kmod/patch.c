@@ -172,8 +172,9 @@ static int ksplice_stop_fn(void *data)
 		 * No cpu_relax(): under an emulator or hypervisor a PAUSE may
 		 * exit to it, and the writer waits for this loop at each
 		 * phase (QEMU's TCG takes its global lock on each: the pause
-		 * of a one-function update grew from 0.5 to 16 ms).  The wait
-		 * is short and interrupts are off anyway.
+		 * of a one-function update grew from 0.5 to 16 ms).  This CPU
+		 * spins for the whole stop (the stack check included) with
+		 * interrupts off either way; the writer's waits are short.
 		 */
 		barrier();
 	}
