@@ -78,6 +78,17 @@ static char *tree_key(const struct tree *t)
 	return xasprintf("%016llx", (unsigned long long)h);
 }
 
+/* Whether the target's configuration sets @opt=y (CONFIG_RUST, ...). */
+static bool config_enabled(const struct tree *t, const char *opt)
+{
+	char *text = slurp(t->config, NULL), *want = xasprintf("\n%s=y\n", opt);
+	bool on = text && strstr(text, want);
+
+	free(text);
+	free(want);
+	return on;
+}
+
 static bool exists(const char *dir, const char *name)
 {
 	char *p = xasprintf("%s/%s", dir, name);
@@ -87,13 +98,30 @@ static bool exists(const char *dir, const char *name)
 	return ok;
 }
 
+/*
+ * On IBT kernels Kbuild runs objtool only on what it links (vmlinux.o,
+ * modules), so a unit's object would lack the sites the kernel rewrites
+ * at run time (.return_sites, .call_sites, ...) and its ORC data, which
+ * matching and the new code need.  There objtool runs on each standard
+ * object instead, with the arguments Kbuild gives it on those kernels
+ * (--link; --module in a module).
+ */
+#define KBUILD_OBJTOOL_PER_OBJECT "objtool-enabled=$(is-standard-object)"
+
 /* make in the tree; @targets is NULL-terminated; output to @out. */
 static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
 			const char *out)
 {
 	char *o = xasprintf("O=%s", t->obj), *cc = xasprintf("CC=%s", t->cc);
 	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	char *fixed[] = { "make", "-C", t->src, o, cc, jobs };
+	/*
+	 * Kconfig asks the host's rustc for its version: a kernel built
+	 * without Rust must not see one, or olddefconfig adds its options.
+	 */
+	char *rustc = config_enabled(t, "CONFIG_RUST") ? "" : "RUSTC=ksplice-no-rustc";
+	char *objtool = config_enabled(t, "CONFIG_X86_KERNEL_IBT") ?
+			KBUILD_OBJTOOL_PER_OBJECT : "";
+	char *fixed[] = { "make", "-C", t->src, o, cc, jobs, rustc, objtool };
 	size_t n = 0, i, nr = 0;
 	char **argv;
 	int ret;
@@ -102,7 +130,8 @@ static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
 		nr++;
 	argv = xcalloc(ARRAY_SIZE(fixed) + 2 + nr + 1, sizeof(char *));
 	for (i = 0; i < ARRAY_SIZE(fixed); i++)
-		argv[n++] = fixed[i];
+		if (*fixed[i])
+			argv[n++] = fixed[i];
 	if (flags)
 		argv[n++] = (char *)flags;
 	for (i = 0; i < nr; i++)

@@ -555,9 +555,16 @@ static int emit_kbuild(const struct update *u, const char *dir)
 	for (un = 0; un < u->nr_units; un++)
 		fprintf(out, " new%zu.o", un);
 	fprintf(out, "\nccflags-y := -I$(src)\n");
-	/* new code was checked by objtool when the post object was built */
+	/*
+	 * New code was checked by objtool when the post object was built and
+	 * carries its sections; on IBT kernels Kbuild would run objtool on
+	 * the linked module too, and fail on the ORC data already there: it
+	 * runs on update.o alone, as elsewhere.
+	 */
 	for (un = 0; un < u->nr_units; un++)
 		fprintf(out, "OBJECT_FILES_NON_STANDARD_new%zu.o := y\n", un);
+	fprintf(out, "$(obj)/ksplice_%s.o: private override objtool-enabled :=\n"
+		"$(obj)/update.o: private override objtool-enabled := y\n", u->id);
 	if (fclose(out))
 		return -1;
 	/* modpost reads symbol versions from every object's .cmd file */
