@@ -26,7 +26,7 @@ struct options {
 	const char *outdir;
 	const char *patch;
 	const char *source;
-	const char *debian;		/* --debian A..B */
+	const char *debian;		/* --debian A..B[:PATH,...] */
 	char *debian_since;		/* ... its A */
 	char *debian_changelog;		/* ... B's Debian changelog */
 	const char *list_cves;		/* --list-cves A..B */
@@ -85,14 +85,19 @@ int sign_check_args(const struct options *o);
 int sign_modules(const struct options *o, const char *const *files);
 
 /* main.c */
-int debian_patch(struct options *o, const char *workdir);
-/* Splits "A..B" into two Debian versions; -1 after a message if bad. */
-int debian_range(const char *range, char **a, char **b);
+/* kmod/, include/ and scripts/ of this installation (malloc'ed). */
+char *data_dir(void);
 
-/* cves.c */
+/* debian.c */
+/* --debian A..B[:PATH,...]: sets o->patch, o->source and the changelog. */
+int debian_patch(struct options *o, const char *workdir);
+/* Splits "A..B[:PATH,...]" into two Debian versions; -1 after a message. */
+int debian_range(const char *range, char **a, char **b);
+/* --list-cves A..B: prints them. */
+int list_cves(const char *range);
 /* Adds to @m the CVE ids of @changelog's entries after version @since. */
 int debian_cves(const char *changelog, const char *since, struct manifest *m);
-/* The Debian changelog of linux-source-6.1 @version, via fetch-source. */
+/* The Debian changelog of linux-source @version, via fetch-source. */
 char *debian_changelog(const char *fetch_source, const char *version);
 int create(struct work *w);
 

@@ -48,9 +48,10 @@ static char *source_name(const char *source)
 	if (!read_file(stamp, 256, &text, &len)) {
 		free(stamp);
 		str_rstrip(text);
-		if (str_has_prefix(text, "linux-source-6.1=") &&
-		    strspn(text + 17, "0123456789abcdefghijklmnopqrstuvwxyz.+~-") ==
-		    strlen(text + 17))
+		/* linux-source-X.Y=VERSION */
+		if (str_has_prefix(text, "linux-source-") &&
+		    strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789.+~=-") ==
+		    strlen(text) && strchr(text, '='))
 			return text;
 		free(text);
 		return xasprintf("tree %s", real);
@@ -102,14 +103,10 @@ int inputs_record(struct work *w)
 	const char *version[] = { w->tree.cc, "--version", NULL };
 
 	if (w->o->debian) {
-		/* A..B (checked by debian_patch()): the source is A */
-		in->source = xasprintf("linux-source-6.1=%.*s",
-				       (int)(strstr(w->o->debian, "..") - w->o->debian),
-				       w->o->debian);
+		/* A..B: debian_patch() set the source to A's fetched tree */
 		in->debian = xstrdup(w->o->debian);
-	} else {
-		in->source = source_name(w->o->source);
 	}
+	in->source = source_name(w->o->source);
 	in->patch_sha256 = file_sha256(w->o->patch);
 	in->config_sha256 = file_sha256(w->o->config);
 	if (!in->patch_sha256 || !in->config_sha256)

@@ -40,8 +40,11 @@ static __noreturn void usage(int status)
 		"Builds a live update of the running kernel from SOURCE_DIR (the source it was\n"
 		"built from, left unmodified) and the patch FILE (unified diff, -p1).\n"
 		"  --debian A..B  instead: the change between two Debian versions of\n"
-		"                 linux-source-6.1 (e.g. 6.1.192-2..6.1.192-3), both fetched\n"
+		"                 linux-source-X.Y (e.g. 6.1.192-2..6.1.192-3), both fetched\n"
 		"                 and cached; the running kernel is built from A\n"
+		"  --debian A..B:PATH[,PATH...]\n"
+		"                 that change to those files only (one fix of a stable update);\n"
+		"                 no CVE ids are recorded\n"
 		"  --build DIR    the target kernel's build dir (default /lib/modules/$(uname -r)/build)\n"
 		"  --config FILE  its configuration (default DIR/.config)\n"
 		"  --id ID        the update's id, [0-9a-z_] (default: a hash of the inputs)\n"
@@ -226,7 +229,7 @@ static char *cache_dir(void)
 }
 
 /* kmod/ and include/ of this installation: next to bin/, or installed. */
-static char *data_dir(void)
+char *data_dir(void)
 {
 	const char *env = getenv("KSPLICE_DATADIR");
 	char exe[PATH_MAX], *p, *d;
@@ -250,135 +253,6 @@ static char *data_dir(void)
 		free(d);
 	}
 	return xstrdup("/usr/share/ksplice");
-}
-
-/* A Debian package version: what apt accepts, nothing a shell or path minds. */
-static bool debian_version_ok(const char *v)
-{
-	if (!*v || !isdigit((unsigned char)*v) || strlen(v) > 64)
-		return false;
-	return strspn(v, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~-") ==
-	       strlen(v);
-}
-
-/* scripts/fetch-source VERSION: the unpacked tree, from the cache. */
-static char *fetch_source(const char *version)
-{
-	char *script = path_join(data_dir(), "scripts/fetch-source");
-	const char *argv[] = { script, version, NULL };
-	char *out = NULL, *last;
-	size_t len;
-	int ret;
-
-	fprintf(stderr, "  fetching linux-source-6.1 %s (cached)\n", version);
-	ret = run_command_capture(argv, 1 << 16, &out, &len);
-	free(script);
-	if (ret) {
-		free(out);
-		error("fetching the source of %s failed", version);
-		return NULL;
-	}
-	str_rstrip(out);
-	last = strrchr(out, '\n');
-	last = xstrdup(last ? last + 1 : out);
-	free(out);
-	return last;
-}
-
-int debian_range(const char *range, char **a, char **b)
-{
-	const char *sep = strstr(range, "..");
-
-	if (!sep)
-		return error("--debian %s: want OLD..NEW, e.g. 6.1.192-2..6.1.192-3",
-			     range);
-	*a = xstrndup(range, sep - range);
-	*b = xstrdup(sep + 2);
-	if (!debian_version_ok(*a) || !debian_version_ok(*b) || !strcmp(*a, *b))
-		return error("--debian %s: want two different Debian versions OLD..NEW",
-			     range);
-	return 0;
-}
-
-static char *changelog_of(const char *version)
-{
-	char *script = path_join(data_dir(), "scripts/fetch-source");
-	char *path = debian_changelog(script, version);
-
-	free(script);
-	return path;
-}
-
-/* --list-cves A..B */
-static int list_cves(const char *range)
-{
-	struct manifest m;
-	char *a, *b, *changelog;
-	size_t i;
-	int ret;
-
-	if (debian_range(range, &a, &b))
-		return -1;
-	changelog = changelog_of(b);
-	manifest_init(&m);
-	ret = changelog ? debian_cves(changelog, a, &m) : -1;
-	for (i = 0; !ret && i < m.nr_cves; i++)
-		printf("%s\n", m.cves[i]);
-	manifest_free(&m);
-	free(changelog);
-	free(a);
-	free(b);
-	return ret;
-}
-
-/*
- * --debian A..B: the patch is diff -urN of the two source trees, labelled
- * a/ and b/ (links in the work directory) so that it applies with -p1;
- * the source is tree A.
- */
-int debian_patch(struct options *o, const char *workdir)
-{
-	char *a, *b, *ta = NULL, *tb = NULL, *la, *lb, *patch;
-	const char *argv[] = { "diff", "-urN", "a", "b", NULL };
-	int fd, status = -1;
-	pid_t pid;
-
-	if (debian_range(o->debian, &a, &b))
-		return -1;
-	ta = fetch_source(a);
-	tb = ta ? fetch_source(b) : NULL;
-	if (!tb)
-		return -1;
-	o->debian_changelog = changelog_of(b);
-	if (!o->debian_changelog)
-		return -1;
-	o->debian_since = xstrdup(a);
-	la = path_join(workdir, "a");
-	lb = path_join(workdir, "b");
-	patch = xasprintf("%s/linux-source-6.1_%s..%s.patch", workdir, a, b);
-	if (symlink(ta, la) || symlink(tb, lb))
-		return error_errno("cannot link the trees into %s", workdir);
-	fd = open(patch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return error_errno("cannot write %s", patch);
-	fprintf(stderr, "  diff -urN %s %s\n", ta, tb);
-	pid = spawn(argv, &(struct spawn_io){ .out = fd, .err = -1,
-					       .dir = workdir });
-	close(fd);
-	status = pid < 0 ? -1 : wait_child(pid);
-	if (status < 0)
-		return error_errno("cannot run diff");
-	if (status > 1)
-		return error("diff -urN of the trees of %s and %s failed", a, b);
-	if (status == 0)
-		return error("linux-source-6.1 %s and %s are the same source", a, b);
-	o->patch = patch;
-	o->source = ta;
-	free(a);
-	free(b);
-	free(la);
-	free(lb);
-	return 0;
 }
 
 /* What vermagic and uname -r say: UTS_RELEASE, not kernel.release. */
