@@ -23,7 +23,7 @@ datadir		?= $(prefix)/share/ksplice
 mandir		?= $(prefix)/share/man
 unitdir		?= /lib/systemd/system
 # Test tools the VM rig installs in the guest (tests/vm/run copies build/guest/).
-GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload getpidloop abssleep)
+GUEST_TOOLS	:= $(addprefix build/guest/usr/local/bin/,kpeek spawn unamestress fsyncload asuser readvzero ioreads ptywrite pipeload getpidloop abssleep ioctlerr)
 
 all: $(TOOLS) $(GUEST_TOOLS)
 

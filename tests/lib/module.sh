@@ -2,11 +2,14 @@
 # Source after tap.sh and update.sh.
 
 # jump_target ADDR HEX: where the code at ADDR, whose first bytes (kpeek's
-# hex, at least 10 bytes) are HEX, jumps to: the jmp rel32 ksplice writes,
-# at the entry or right after ftrace's 5-byte nop or call.  "none" if none.
+# hex, at least 14 bytes) are HEX, jumps to: the jmp rel32 ksplice writes,
+# at the entry or right after ftrace's 5-byte nop or call -- on IBT kernels
+# (6.12) after the entry's endbr64, or the 4-byte nop it is sealed into.
+# "none" if none.
 jump_target() {
 	local addr=$1 hex=$2 off=0 b rel
-	case ${hex:0:10} in 0f1f440000|e8*) off=5 ;; esac
+	case ${hex:0:8} in f30f1efa|0f1f4000) off=4 ;; esac
+	case ${hex:$((off * 2)):10} in 0f1f440000|e8*) off=$((off + 5)) ;; esac
 	[ "${hex:$((off * 2)):2}" = e9 ] || { echo none; return; }
 	b=${hex:$((off * 2 + 2)):8}
 	rel=$((16#${b:6:2}${b:4:2}${b:2:2}${b:0:2}))

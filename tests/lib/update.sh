@@ -32,14 +32,15 @@ vm() {
 	"$KSPLICE_TOP/tests/vm/run" "$@"
 }
 
-# patched_source PATCH...: a copy of the pinned source (hard links) with the
-# PATCHes applied in order, for an update built on top of others (its pre
-# code is their post code).  Cached, keyed by the patches' contents, so
-# ksplice-create's prepared tree for it is reused; prints its path.
+# patched_source PATCH...: a copy of the pinned source (hard links; of the
+# tree $PATCHED_BASE if set) with the PATCHes applied in order, for an
+# update built on top of others (its pre code is their post code).  Cached,
+# keyed by the base and the patches' contents, so ksplice-create's prepared
+# tree for it is reused; prints its path.
 patched_source() {
 	local src key dir f
-	src=$(ksplice_source) || return
-	key=$(cat "$@" | sha256sum | cut -c1-16)
+	src=${PATCHED_BASE:-$(ksplice_source)} || return
+	key=$({ [ -z "${PATCHED_BASE:-}" ] || echo "$src"; cat "$@"; } | sha256sum | cut -c1-16)
 	dir=${KSPLICE_CACHE:-$HOME/.cache/ksplice}/patched-source/$key
 	if [ ! -e "$dir/.complete" ]; then
 		rm -rf "$dir"; mkdir -p "$dir"
