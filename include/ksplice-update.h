@@ -32,6 +32,7 @@ enum ksplice_site_kind {
 	KSPLICE_SITE_LOCK,		/* .smp_locks: lock prefix, ds on UP */
 	KSPLICE_SITE_PARAVIRT,		/* .parainstructions: call *pv_ops+x */
 	KSPLICE_SITE_JUMP_LABEL,	/* __jump_table: nop or jmp target */
+	KSPLICE_SITE_CALL,		/* .call_sites: call func, or its thunk */
 	KSPLICE_SITE_MAX,
 };
 

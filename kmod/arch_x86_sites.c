@@ -95,7 +95,9 @@ int ksplice_arch_site_len(const struct ksplice_func *f,
 		len = p[0] == X86_CALL ? 5 : -EINVAL;
 		break;
 	case KSPLICE_SITE_RETURN:
-		len = p[0] == X86_JMP32 ? 5 : -EINVAL;
+	case KSPLICE_SITE_CALL:
+		len = p[0] == (s->kind == KSPLICE_SITE_CALL ? X86_CALL : X86_JMP32) ?
+		      5 : -EINVAL;
 		break;
 	case KSPLICE_SITE_STATIC_CALL:
 		if (p[0] == X86_CALL || p[0] == X86_JMP32) {
@@ -149,6 +151,8 @@ bool ksplice_arch_site_reloc_ok(const struct ksplice_site *s,
 		return !strcmp(r->symbol, "pv_ops");
 	case KSPLICE_SITE_JUMP_LABEL:
 		return true;	/* where it goes is checked against the entry's */
+	case KSPLICE_SITE_CALL:
+		return true;	/* the matcher checks it as any reloc */
 	}
 	return false;
 }
@@ -251,6 +255,19 @@ static bool ksplice_its_thunk(unsigned long dest, int reg)
 	       !memcmp(got, want, n);
 }
 
+/*
+ * With call depth tracking, emit_call_track_retpoline() aims a call at
+ * __x86_indirect_call_thunk_<reg>, a jump at __x86_indirect_jump_thunk_<reg>.
+ */
+static bool ksplice_depth_thunk(unsigned long dest, int reg, bool call)
+{
+	char name[40];
+
+	snprintf(name, sizeof(name), "__x86_indirect_%s_thunk_%s",
+		 call ? "call" : "jump", ksplice_regs[reg]);
+	return ksplice_sym_is("vmlinux", name, dest);
+}
+
 /* The nops add_nops() writes, as optimize_nops() uses them. */
 static const u8 ksplice_nops[][KSPLICE_SITE_MAX_LEN] = {
 	[2] = { BYTES_NOP2 }, [3] = { BYTES_NOP3 }, [4] = { BYTES_NOP4 },
@@ -306,7 +323,8 @@ static bool ksplice_match_retpoline(const struct ksplice_site_ctx *c)
 		unsigned long dest = ksplice_rel32_dest(c);
 
 		if (ksplice_sym_is("vmlinux", c->rel->symbol, dest) ||
-		    ksplice_its_thunk(dest, reg))
+		    ksplice_its_thunk(dest, reg) ||
+		    ksplice_depth_thunk(dest, reg, c->run[c->len - 5] == X86_CALL))
 			return true;
 	}
 	for (lfence = 0; lfence < 2; lfence++)
@@ -314,6 +332,40 @@ static bool ksplice_match_retpoline(const struct ksplice_site_ctx *c)
 		    !memcmp(c->run, form, c->len))
 			return true;
 	return ksplice_site_fail(c, "retpoline");
+}
+
+/*
+ * Is @dest a call depth accounting thunk?  patch_dest() of callthunks.c
+ * copies skl_call_thunk_template into the padding right before a function
+ * and has text_poke_apply_relocation() shift its RIP-relative operand
+ * (6.12: sarq $5, %gs:__x86_call_depth(%rip)): the copy is the template
+ * but for one 32-bit field that differs by exactly the distance between
+ * them.  @size: the template's.
+ */
+static bool ksplice_call_thunk(unsigned long dest, unsigned int *size)
+{
+	unsigned long tmpl, tail;
+	u8 want[16], got[16];
+	unsigned int i;
+	u32 shift;
+
+	if (ksplice_sym_unique("vmlinux", "skl_call_thunk_template", &tmpl) ||
+	    ksplice_sym_unique("vmlinux", "skl_call_thunk_tail", &tail) ||
+	    tail <= tmpl || tail - tmpl > sizeof(want))
+		return false;
+	*size = tail - tmpl;
+	if (copy_from_kernel_nofault(want, (void *)tmpl, *size) ||
+	    copy_from_kernel_nofault(got, (void *)dest, *size))
+		return false;
+	if (!memcmp(want, got, *size))
+		return true;
+	shift = (u32)(tmpl - dest);
+	for (i = 0; i + 4 <= *size; i++)
+		if (!memcmp(want, got, i) &&
+		    !memcmp(want + i + 4, got + i + 4, *size - i - 4) &&
+		    get_unaligned_le32(got + i) == get_unaligned_le32(want + i) + shift)
+			return true;
+	return false;
 }
 
 /*
@@ -354,12 +406,17 @@ static bool ksplice_match_static_call(const struct ksplice_site_ctx *c)
 				  X86_INT3 };
 	unsigned long tramp, func, dest = ksplice_rel32_dest(c);
 	bool same_op = !memcmp(c->run, c->pre, c->len - 4);
+	unsigned int size;
 	bool jcc = c->pre[0] == 0x0f;
 
 	if (ksplice_sym_unique(c->target, c->rel->symbol, &tramp) ||
 	    !ksplice_static_call_func(tramp, &func))
 		return ksplice_site_fail(c, "static call (no trampoline)");
 	if (same_op && (dest == tramp || (func && dest == func)))
+		return true;
+	/* call depth tracking: callthunks_translate_call_dest() */
+	if (same_op && func && c->pre[0] == X86_CALL &&
+	    ksplice_call_thunk(dest, &size) && dest + size == func)
 		return true;
 	if (func && c->pre[0] == X86_CALL && !memcmp(c->run, xor5rax, 5) &&
 	    ksplice_sym_is("vmlinux", "__static_call_return0", func))
@@ -576,6 +633,25 @@ bool ksplice_arch_alt_match(const struct ksplice_site_ctx *c,
 	return false;
 }
 
+/*
+ * callthunks.c's patch_call(): with call depth tracking on, a direct call
+ * goes to the accounting thunk in front of its function, else to the
+ * function itself, which is checked as any reloc's symbol.
+ */
+static bool ksplice_match_call(const struct ksplice_site_ctx *c)
+{
+	unsigned long dest;
+	unsigned int size;
+
+	if (c->run[0] != X86_CALL || !c->rel)
+		return ksplice_site_fail(c, "call");
+	dest = ksplice_arch_reloc_read(c->rel, c->run + 1, c->addr + 1);
+	if (ksplice_call_thunk(dest, &size) &&
+	    c->check(c->m, c->rel, dest + size, false))
+		dest += size;
+	return c->check(c->m, c->rel, dest, true);
+}
+
 typedef bool (*ksplice_site_matcher_t)(const struct ksplice_site_ctx *c);
 
 static const ksplice_site_matcher_t ksplice_site_matchers[KSPLICE_SITE_MAX] = {
@@ -586,6 +662,7 @@ static const ksplice_site_matcher_t ksplice_site_matchers[KSPLICE_SITE_MAX] = {
 	[KSPLICE_SITE_LOCK] = ksplice_match_lock,
 	[KSPLICE_SITE_PARAVIRT] = ksplice_match_paravirt,
 	[KSPLICE_SITE_JUMP_LABEL] = ksplice_match_jump_label,
+	[KSPLICE_SITE_CALL] = ksplice_match_call,
 };
 
 bool ksplice_arch_site_match(unsigned int kind,

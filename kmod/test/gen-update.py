@@ -22,7 +22,7 @@ SHT_SYMTAB, SHT_RELA = 2, 4
 STT_SECTION = 3
 R_PC32, R_PLT32, R_64, R_32, R_32S = 2, 4, 1, 10, 11
 SITE_KIND = {"__mcount_loc": 1, ".return_sites": 2, ".retpoline_sites": 3,
-             ".static_call_sites": 4}
+             ".static_call_sites": 4, ".call_sites": 9}
 
 
 class Elf:
@@ -108,7 +108,10 @@ def sites(elf, fsym):
             at = addend + (0 if sym["type"] == STT_SECTION else sym["value"])
             if fsym["value"] <= at < fsym["value"] + fsym["size"]:
                 out.append((at - fsym["value"], kind))
-    return sorted(out)
+    # objtool lists "call __fentry__" as a call site too: ftrace owns it
+    mcount = {off for off, kind in out if kind == SITE_KIND["__mcount_loc"]}
+    return sorted((off, kind) for off, kind in out
+                  if kind != SITE_KIND[".call_sites"] or off not in mcount)
 
 
 SITE_JUMP_LABEL = 8

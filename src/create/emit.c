@@ -62,6 +62,26 @@ static void collect_site(const struct special *sp, const struct section *sec,
 	l->sites[l->n++] = (struct site){ offset, sp, sec, entry };
 }
 
+/*
+ * objtool lists "call __fentry__" as a call site too where gcc records the
+ * mcount sites; ftrace owns those bytes (call thunks skip __fentry__).
+ */
+static void drop_owned_calls(struct site_list *l)
+{
+	size_t i, j, n = 0;
+	bool owned;
+
+	for (i = 0; i < l->n; i++) {
+		owned = false;
+		for (j = 0; j < l->n && l->sites[i].sp->site_kind == KSPLICE_SITE_CALL; j++)
+			owned |= l->sites[j].sp->site_kind == KSPLICE_SITE_MCOUNT &&
+				 l->sites[j].offset == l->sites[i].offset;
+		if (!owned)
+			l->sites[n++] = l->sites[i];
+	}
+	l->n = n;
+}
+
 static void pre_sites(const struct object *pre, const struct symbol *f,
 		      struct site_list *l)
 {
@@ -73,6 +93,7 @@ static void pre_sites(const struct object *pre, const struct symbol *f,
 		if (special_sections[s].site_kind)
 			special_for_each(pre, &special_sections[s], f,
 					 collect_site, l);
+	drop_owned_calls(l);
 }
 
 /* One reloc as a struct ksplice_reloc initializer, its bytes emitted first. */

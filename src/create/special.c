@@ -19,6 +19,14 @@ const struct special special_sections[] = {
 	{ .name = ".static_call_sites", .entry_size = 8,
 	  .site_kind = KSPLICE_SITE_STATIC_CALL, .pre_only = true },
 	/*
+	 * objtool (--hacks=skylake): callthunks.c aims these direct calls at
+	 * the callee's call depth accounting thunk when that mitigation is on.
+	 * New code's calls go straight to the function: it only loses the
+	 * accounting, as calls from code the thunks do not know do.
+	 */
+	{ .name = ".call_sites", .entry_size = 4, .site_kind = KSPLICE_SITE_CALL,
+	  .pre_only = true },
+	/*
 	 * alternative.c's apply_alternatives(): the original bytes or the
 	 * replacement in .altinstr_replacement, padded with nops.
 	 */
