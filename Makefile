@@ -90,13 +90,17 @@ check-slow: all
 # Debian 12's 6.12 line (issue 14), not in check: the core's self-test
 # (test 50) and its NMI test (38) built against the headers of each 6.12
 # flavour of ./kernels (amd64, cloud-amd64, rt-amd64) and run on that
-# kernel.  Headers (scripts/fetch-headers) and images are downloaded on
-# first use (about 125 MB a flavour, cached); then some 2 minutes a flavour.
+# kernel; and the self-test with call depth tracking on (a Skylake guest,
+# retbleed=stuff).  Headers (scripts/fetch-headers) and images are
+# downloaded on first use (about 125 MB a flavour, cached); then some
+# 2 minutes a flavour.
 check-612: all
 	set -e; for abi in $$(scripts/kernels list | grep '^6\.12\.'); do \
 		KSPLICE_SELFTEST_KERNEL=$$abi prove -v --timer \
 			tests/t/50-core-selftest.t tests/t/38-nmi.t; \
 	done
+	KSPLICE_SELFTEST_KERNEL=$(KSPLICE_612_ABI) KSPLICE_SELFTEST_CPU=Skylake-Client \
+		KSPLICE_SELFTEST_APPEND=retbleed=stuff prove -v --timer tests/t/50-core-selftest.t
 .PHONY: check-612
 
 # Only the update file fuzzer, for KSPLICE_FUZZ_SECONDS (default 60).

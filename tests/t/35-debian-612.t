@@ -15,6 +15,10 @@
 #  - a header change (loadavg.h's LOAD_FRAC: /proc/loadavg's new digits);
 #  - a busy function (read_iter_zero while readvzero runs it): refused,
 #    naming the task; applies once it is gone;
+#  - with call depth tracking on (Skylake-Client, retbleed=stuff: direct
+#    calls and static calls go to the callee's accounting thunk, indirect
+#    ones to the call-depth retpoline thunks): the header change's five
+#    functions match and apply;
 #  - the cloud flavour (6.12.117+deb12-cloud-amd64, its own configuration
 #    and prepared tree): Debian's task_mmu.c fix applied and undone there.
 # (The rt flavour is refused at create, as on 6.1: Debian builds it with
@@ -25,7 +29,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 57
+plan 63
 abi=$KSPLICE_612_ABI
 range=$KSPLICE_612_UPDATE
 build=$("$KSPLICE_TOP/scripts/fetch-headers" "$abi" | tail -n 1)
@@ -175,6 +179,24 @@ like "$out" 'ZERO-APPLY=0' "  and applies once it is gone"
 like "$out" 'ZERO-READS' "  readv of /dev/zero works through the new code"
 like "$out" 'ZERO-UNDO=0' "  and is undone"
 unlike "$out" '^DMESG' "no oops or warning in the 6.12 guest"
+
+out=$(vm --kernel "$abi" --cpu Skylake-Client --append retbleed=stuff --file "$lm" -- '
+	echo "RETBLEED $(cat /sys/devices/system/cpu/vulnerabilities/retbleed)"
+	echo "D-BEFORE $(cat /proc/loadavg)"
+	ksplice-apply ksplice-lm.tar.gz 2>&1 | sed "s/^/D-LM: /"
+	echo "D-APPLIED $(cat /proc/loadavg)"
+	ksplice-undo lm >/dev/null; echo "D-UNDO=$?"
+	echo "D-UNDONE $(cat /proc/loadavg)"
+	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
+	true
+' 2>&1)
+ok $? "the call depth tracking guest ran it"
+diag "$out"
+like "$out" 'RETBLEED Mitigation: Stuffing' "  call depth tracking is on (retbleed: Stuffing)"
+like "$out" 'D-LM: Done! Applied update lm' "  the header change matches through the accounting thunks and applies"
+like "$out" "D-APPLIED $three $three $three " "  /proc/loadavg prints the new macro's digits"
+like "$out" "D-UNDONE $two $two $two " "  and two decimals after undo"
+unlike "$out" '^DMESG' "  no oops or warning"
 
 cloud=${abi%-amd64}-cloud-amd64
 cbuild=$("$KSPLICE_TOP/scripts/fetch-headers" "$cloud" | tail -n 1)

@@ -11,6 +11,9 @@
 # KSPLICE_SELFTEST_KERNEL=ABI runs it on another kernel of the table
 # ../../kernels (make check-612: 6.12.117+deb12-amd64), built out of tree
 # against that kernel's headers (scripts/fetch-headers).
+# KSPLICE_SELFTEST_CPU=MODEL and KSPLICE_SELFTEST_APPEND=KARGS set the
+# guest's CPU and kernel arguments (make check-612: 6.12 with call depth
+# tracking, Skylake-Client and retbleed=stuff).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 . "$KSPLICE_TOP/tests/lib/selftest.sh"
@@ -24,7 +27,8 @@ ok $st "kmod/test/build.sh builds the core, the target and the self-test update 
 [ $st = 0 ] || { diag "$(tail -n 30 "$tmp/build.log")"; echo "1..$_tap_n"; exit 1; }
 like "$(modinfo -F vermagic "$self/kmod/ksplice.ko" 2>&1)" "^${abi//+/[+]} SMP " "... for $abi (vermagic)"
 
-out=$(vm --kernel "$abi" --file "$self/kmod/ksplice.ko" --file "$t/target/ksplice_target.ko" \
+out=$(vm --kernel "$abi" ${KSPLICE_SELFTEST_CPU:+--cpu "$KSPLICE_SELFTEST_CPU"} \
+	${KSPLICE_SELFTEST_APPEND:+--append "$KSPLICE_SELFTEST_APPEND"} --file "$self/kmod/ksplice.ko" --file "$t/target/ksplice_target.ko" \
 	--file "$t/update/selftest_update.ko" --file "$t/selftest.sh" -- '
 	sh selftest.sh; echo "SELFTEST-STATUS=$?"
 ' 2>&1)
