@@ -60,6 +60,28 @@ static char *source_name(const char *source)
 	return xasprintf("tree %s", real);
 }
 
+/*
+ * Headers scripts/fetch-headers extracted (not installed: 6.12's) say
+ * which package they are in the .complete stamp three levels up.
+ */
+static char *fetched_headers_name(const char *real)
+{
+	char *stamp = xasprintf("%s/../../../.complete", real), *text;
+	size_t len;
+
+	if (read_file(stamp, 256, &text, &len)) {
+		free(stamp);
+		return NULL;
+	}
+	free(stamp);
+	str_rstrip(text);
+	if (str_has_prefix(text, "linux-headers-") && strchr(text, '=') &&
+	    strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789.+~=-") == strlen(text))
+		return text;
+	free(text);
+	return NULL;
+}
+
 /* The Debian package the build dir belongs to, with its version. */
 static char *headers_name(const char *build)
 {
@@ -68,6 +90,9 @@ static char *headers_name(const char *build)
 
 	if (!realpath(build, real))
 		return xasprintf("dir %s", build);
+	out = fetched_headers_name(real);
+	if (out)
+		return out;
 	pkg = first_line(query);
 	colon = pkg ? strchr(pkg, ':') : NULL;
 	if (!colon) {

@@ -29,7 +29,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 63
+plan 64
 abi=$KSPLICE_612_ABI
 range=$KSPLICE_612_UPDATE
 build=$("$KSPLICE_TOP/scripts/fetch-headers" "$abi" | tail -n 1)
@@ -61,6 +61,8 @@ man=$(tar -xzOf "$tm" manifest)
 like "$man" "^debian: ${range//./\\.}:fs/proc/task_mmu\\.c\$" "  the manifest records the range and the file"
 like "$man" '^source: linux-source-6\.12=6\.12\.117-1~deb12u1$' "  and the source package, linux-source-6.12"
 unlike "$man" '^cve:' "  and no CVE"
+like "$man" '^headers: linux-headers-6\.12\.117\+deb12-amd64=6\.12\.117-1~deb12u1$' \
+	"  and the headers package (fetched, not installed)"
 vout=$(ksplice-create --build "$build" --verify "$tm" 2>"$tmp/verify.log")
 ok $? "ksplice-create --verify rebuilds it from the recorded inputs"
 is "$vout" identical "  identical"
