@@ -20,7 +20,7 @@ done
 pk=$("$k" packages)
 like "$pk" '^linux-headers-6\.1\.0-56-amd64=6\.1\.192-2$' "packages: an apt line's headers, pinned"
 unlike "$pk" '6\.12' "packages: not a fetch line's (6.12: its headers depend on its 107 MB image)"
-is "$("$k" srcpkg 6.12.118-1~deb12u1)" linux-source-6.12 "srcpkg: a 6.12 version not in the table -> linux-source-6.12"
+is "$("$k" srcpkg 6.12.120-1~deb12u1)" linux-source-6.12 "srcpkg: a 6.12 version not in the table -> linux-source-6.12"
 is "$("$k" srcpkg 6.1.192-3)" linux-source-6.1 "srcpkg: a 6.1 version -> linux-source-6.1 (6.1. is not a prefix of 6.12.)"
 "$k" srcpkg 5.10.1-1 >/dev/null 2>&1
 is $? 1 "srcpkg: a series without a line is an error"
