@@ -62,17 +62,14 @@ int debian_cves(const char *changelog, const char *since, struct manifest *m)
 	return 0;
 }
 
-/* "fetch-source --changelog VERSION": the changelog's path. */
-char *debian_changelog(const char *script, const char *version)
+/* The last line @argv prints (fetch-source's path), NULL if it fails. */
+static char *last_line_of(const char *const argv[])
 {
-	const char *argv[] = { script, "--changelog", version, NULL };
 	char *out = NULL, *last;
 	size_t len;
 
 	if (run_command_capture(argv, 1 << 16, &out, &len)) {
 		free(out);
-		error("cannot fetch the Debian changelog of linux-source %s",
-		      version);
 		return NULL;
 	}
 	str_rstrip(out);
@@ -80,6 +77,18 @@ char *debian_changelog(const char *script, const char *version)
 	last = xstrdup(last ? last + 1 : out);
 	free(out);
 	return last;
+}
+
+/* "fetch-source --changelog VERSION": the changelog's path. */
+char *debian_changelog(const char *script, const char *version)
+{
+	const char *argv[] = { script, "--changelog", version, NULL };
+	char *path = last_line_of(argv);
+
+	if (!path)
+		error("cannot fetch the Debian changelog of linux-source %s",
+		      version);
+	return path;
 }
 
 /* A Debian package version: what apt accepts, nothing a shell or path minds. */
@@ -96,23 +105,14 @@ static char *fetch_source(const char *version)
 {
 	char *script = path_join(data_dir(), "scripts/fetch-source");
 	const char *argv[] = { script, version, NULL };
-	char *out = NULL, *last;
-	size_t len;
-	int ret;
+	char *tree;
 
 	fprintf(stderr, "  fetching linux-source %s (cached)\n", version);
-	ret = run_command_capture(argv, 1 << 16, &out, &len);
+	tree = last_line_of(argv);
 	free(script);
-	if (ret) {
-		free(out);
+	if (!tree)
 		error("fetching the source of %s failed", version);
-		return NULL;
-	}
-	str_rstrip(out);
-	last = strrchr(out, '\n');
-	last = xstrdup(last ? last + 1 : out);
-	free(out);
-	return last;
+	return tree;
 }
 
 /* A path in the tree: relative, no "..", nothing a shell minds. */

@@ -29,7 +29,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 64
+plan 66
 abi=$KSPLICE_612_ABI
 range=$KSPLICE_612_UPDATE
 build=$("$KSPLICE_TOP/scripts/fetch-headers" "$abi" | tail -n 1)
@@ -66,6 +66,13 @@ like "$man" '^headers: linux-headers-6\.12\.117\+deb12-amd64=6\.12\.117-1~deb12u
 vout=$(ksplice-create --build "$build" --verify "$tm" 2>"$tmp/verify.log")
 ok $? "ksplice-create --verify rebuilds it from the recorded inputs"
 is "$vout" identical "  identical"
+
+out=$(ksplice-create --build "$build" -o "$tmp" --debian "$range:../etc/passwd" 2>&1)
+if [ $? != 0 ]; then like "$out" "'../etc/passwd' is not a file of the source tree" "--debian A..B:PATH with a path out of the tree is refused, saying so"
+else ok 1 "--debian A..B:PATH with a path out of the tree is refused"; fi
+out=$(ksplice-create --build "$build" -o "$tmp" --debian "$range:fs/proc/cmdline.c" 2>&1)
+if [ $? != 0 ]; then like "$out" 'fs/proc/cmdline.c is the same in both versions' "  and a file the update does not change, saying so"
+else ok 1 "  and a file the update does not change"; fi
 
 gre=$(mk gre --debian "$range:net/ipv4/ip_gre.c")
 ok $? "the ip_gre fix of the same update builds (a module target)"
