@@ -95,9 +95,10 @@ int ksplice_arch_site_len(const struct ksplice_func *f,
 		len = p[0] == X86_CALL ? 5 : -EINVAL;
 		break;
 	case KSPLICE_SITE_RETURN:
+		len = p[0] == X86_JMP32 ? 5 : -EINVAL;
+		break;
 	case KSPLICE_SITE_CALL:
-		len = p[0] == (s->kind == KSPLICE_SITE_CALL ? X86_CALL : X86_JMP32) ?
-		      5 : -EINVAL;
+		len = p[0] == X86_CALL ? 5 : -EINVAL;
 		break;
 	case KSPLICE_SITE_STATIC_CALL:
 		if (p[0] == X86_CALL || p[0] == X86_JMP32) {

@@ -62,23 +62,29 @@ static void collect_site(const struct special *sp, const struct section *sec,
 	l->sites[l->n++] = (struct site){ offset, sp, sec, entry };
 }
 
+static bool mcount_at(const struct site_list *l, unsigned long offset)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->sites[i].sp->site_kind == KSPLICE_SITE_MCOUNT &&
+		    l->sites[i].offset == offset)
+			return true;
+	return false;
+}
+
 /*
  * objtool lists "call __fentry__" as a call site too where gcc records the
  * mcount sites; ftrace owns those bytes (call thunks skip __fentry__).
  */
 static void drop_owned_calls(struct site_list *l)
 {
-	size_t i, j, n = 0;
-	bool owned;
+	size_t i, n = 0;
 
-	for (i = 0; i < l->n; i++) {
-		owned = false;
-		for (j = 0; j < l->n && l->sites[i].sp->site_kind == KSPLICE_SITE_CALL; j++)
-			owned |= l->sites[j].sp->site_kind == KSPLICE_SITE_MCOUNT &&
-				 l->sites[j].offset == l->sites[i].offset;
-		if (!owned)
+	for (i = 0; i < l->n; i++)
+		if (l->sites[i].sp->site_kind != KSPLICE_SITE_CALL ||
+		    !mcount_at(l, l->sites[i].offset))
 			l->sites[n++] = l->sites[i];
-	}
 	l->n = n;
 }
 

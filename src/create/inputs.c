@@ -33,53 +33,49 @@ static char *first_line(const char *const argv[])
 }
 
 /*
- * A tree scripts/fetch-source unpacked says which package it is (its
- * .complete stamp); any other tree is named by its path, which is all
- * we can say about it cheaply.
+ * What scripts/fetch-source and scripts/fetch-headers unpack says which
+ * package it is in a .complete stamp, "<@prefix>X.Y=VERSION"; NULL if
+ * @stamp is missing or says anything else.
  */
-static char *source_name(const char *source)
+static char *stamp_package(const char *stamp, const char *prefix)
 {
-	char real[PATH_MAX], *stamp, *text;
+	char *text;
 	size_t len;
 
-	if (!realpath(source, real))
-		return xstrdup(source);
-	stamp = xasprintf("%s/../.complete", real);
-	if (!read_file(stamp, 256, &text, &len)) {
-		free(stamp);
-		str_rstrip(text);
-		/* linux-source-X.Y=VERSION */
-		if (str_has_prefix(text, "linux-source-") &&
-		    strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789.+~=-") ==
-		    strlen(text) && strchr(text, '='))
-			return text;
-		free(text);
-		return xasprintf("tree %s", real);
-	}
-	free(stamp);
-	return xasprintf("tree %s", real);
-}
-
-/*
- * Headers scripts/fetch-headers extracted (not installed: 6.12's) say
- * which package they are in the .complete stamp three levels up.
- */
-static char *fetched_headers_name(const char *real)
-{
-	char *stamp = xasprintf("%s/../../../.complete", real), *text;
-	size_t len;
-
-	if (read_file(stamp, 256, &text, &len)) {
-		free(stamp);
+	if (read_file(stamp, 256, &text, &len))
 		return NULL;
-	}
-	free(stamp);
 	str_rstrip(text);
-	if (str_has_prefix(text, "linux-headers-") && strchr(text, '=') &&
+	if (str_has_prefix(text, prefix) && strchr(text, '=') &&
 	    strspn(text, "abcdefghijklmnopqrstuvwxyz0123456789.+~=-") == strlen(text))
 		return text;
 	free(text);
 	return NULL;
+}
+
+/*
+ * A fetched source tree is named by its package (the stamp next to it);
+ * any other tree by its path, which is all we can say about it cheaply.
+ */
+static char *source_name(const char *source)
+{
+	char real[PATH_MAX], *stamp, *name;
+
+	if (!realpath(source, real))
+		return xstrdup(source);
+	stamp = xasprintf("%s/../.complete", real);
+	name = stamp_package(stamp, "linux-source-");
+	free(stamp);
+	return name ? name : xasprintf("tree %s", real);
+}
+
+/* Headers fetch-headers extracted (6.12's): the stamp three levels up. */
+static char *fetched_headers_name(const char *real)
+{
+	char *stamp = xasprintf("%s/../../../.complete", real);
+	char *name = stamp_package(stamp, "linux-headers-");
+
+	free(stamp);
+	return name;
 }
 
 /* The Debian package the build dir belongs to, with its version. */
