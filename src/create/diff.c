@@ -316,7 +316,8 @@ bool diff_same_target(const struct target *a, const struct target *b)
 		return false;
 	/* x.1 may be another function's x.1: numbers are no names. */
 	if (a->sym && b->sym && diff_is_static_local(b->sym) &&
-	    (b->sym->local == LOCAL_BOUND || b->sym->local == LOCAL_NEW))
+	    (b->sym->local == LOCAL_BOUND || b->sym->local == LOCAL_NEW ||
+	     b->sym->local == LOCAL_FRESH))
 		return b->sym->twin == a->sym && a->addend == b->addend;
 	/* A renumbered clone: the pairing says, or the same bytes do. */
 	if (a->name && strcmp(a->name, b->name) &&

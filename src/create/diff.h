@@ -42,6 +42,7 @@ enum diff_local {
 	LOCAL_BOUND,		/* ->twin is its pre counterpart */
 	LOCAL_AMBIGUOUS,	/* the pre function has several it may be */
 	LOCAL_RESIZED,		/* its counterpart has another size */
+	LOCAL_FRESH,		/* a rate limit's state of those: carried anew */
 };
 
 /* x.N: a static local gcc numbered per unit.  Returns the length of x, or 0. */

@@ -29,6 +29,14 @@
  * the RCU lockdep checks) follow the same rule: a flag of a warning the
  * pre function had stays bound (a warning that already fired stays
  * quiet); a new warning's flag is new and starts clear.
+ *
+ * The one exception to refusing is a rate limit's state (_rs.N, which
+ * printk_ratelimited() and its kin define): a fix that adds such a
+ * message next to others of the function cannot say which is which, but
+ * a state that starts over only lets one more burst of messages through,
+ * so an ambiguous one is carried anew (LOCAL_FRESH), as kpatch does with
+ * its "special" statics.  Flags of WARN_ONCE are not such: a warning that
+ * fired again could panic a kernel booted with panic_on_warn.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +246,27 @@ static void check_unique(struct object *post)
 	}
 }
 
+/* The static a printk_ratelimited() and its kin define, see above. */
+static bool rate_limit_state(const struct symbol *s)
+{
+	return diff_numbered_base(s->name) == 3 && !strncmp(s->name, "_rs", 3) &&
+	       writable(s);
+}
+
+static void release_rate_limits(struct object *post)
+{
+	size_t i;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *s = &post->syms[i];
+
+		if (s->local == LOCAL_AMBIGUOUS && rate_limit_state(s)) {
+			s->local = LOCAL_FRESH;
+			s->twin = NULL;
+		}
+	}
+}
+
 void diff_pair_statics(const struct object *pre, struct object *post)
 {
 	size_t i, k;
@@ -270,6 +299,7 @@ void diff_pair_statics(const struct object *pre, struct object *post)
 	for (i = 0; i < post->nr_syms; i++)
 		check_bound(pre, post, &post->syms[i]);
 	check_unique(post);
+	release_rate_limits(post);
 }
 
 const char *diff_local_problem(const struct symbol *s)

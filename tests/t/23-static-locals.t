@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 28
+plan 35
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -142,3 +142,39 @@ like "$(objdump -dr "$tmp/imm-pre.o" | grep -A3 '<f1>:')" 'R_X86_64_PC32	\.data\
 out=$("$create" --diff-objects "$tmp/imm-pre.o" "$tmp/imm-post.o" --refs 2>&1)
 like "$out" "^  f1\\+0x[0-9a-f]+ -> kernel $second-8\$" "  new f1 refers to its running counter"
 like "$out" "^static local c\\.[0-9]+ of f1: bound to the running $second\$" "  which it is bound to"
+
+# printk_ratelimited's shape: a state _rs.N per message, all alike.  A fix
+# adding a message next to one the function had cannot say which is the
+# old one; a rate limit that starts over only lets a burst through, so
+# both are carried anew.  The same shape of another name is refused.
+rl() { # NAME
+	cat <<C
+struct rl { int lock, interval, burst, printed, missed; unsigned long begin, flags; };
+extern int ___ratelimit(struct rl *, const char *);
+extern int printk(const char *, ...);
+#define RL(m) ({ static struct rl $1 = { 0, 1250, 10 }; if (___ratelimit(&$1, __func__)) printk(m); })
+C
+	cat
+}
+for n in _rs _st; do
+	rl $n <<'C' | compile rl-pre-$n
+void f(int x) { if (x > 2) RL("big\n"); }
+void g(int x) { if (x) RL("g\n"); }
+C
+	rl $n <<'C' | compile rl-post-$n
+void f(int x) { if (x < 0) RL("negative\n"); if (x > 2) RL("big\n"); }
+void g(int x) { if (x > 1) RL("g\n"); }
+C
+done
+out=$("$create" --diff-objects "$tmp/rl-pre-_rs.o" "$tmp/rl-post-_rs.o" --refs 2>&1)
+ok $? "a rate limit's state added next to one is no refusal"
+is "$(grep -c "^static local _rs\\.[0-9]* of f: new, carried (a rate limit's state; which running one it is cannot be told: it starts over)\$" <<<"$out")" 2 \
+	"  both of f's states are carried anew, saying why"
+unlike "$out" "^  f\\+0x[0-9a-f]+ -> kernel _rs" "  new f touches no running state"
+like "$out" "^static local _rs\\.[0-9]+ of g: bound to the running _rs\\.[0-9]+\$" \
+	"  g's one state is still bound: pairing that can be told is not given up"
+like "$out" "^  g\\+0x[0-9a-f]+ -> kernel _rs\\.[0-9]+[-+][0-9]+\$" "  new g refers to the running state"
+out=$("$create" --diff-objects "$tmp/rl-pre-_st.o" "$tmp/rl-post-_st.o" --refs 2>&1)
+is $? 1 "the same shape with a static of another name is refused"
+like "$out" "new code of f refers to _st\\.[0-9]+: f has static locals _st before and after the patch" \
+	"  naming the variable and the function"
