@@ -91,7 +91,7 @@ check-slow: all
 # (test 50) and its NMI test (38) built against the headers of each 6.12
 # flavour of ./kernels (amd64, cloud-amd64, rt-amd64) and run on that
 # kernel; and the self-test with call depth tracking on (a Skylake guest,
-# retbleed=stuff).  Headers (scripts/fetch-headers) and images are
+# retbleed=stuff), and with ITS's thunks (Skylake-Client-IBRS).  Headers (scripts/fetch-headers) and images are
 # downloaded on first use (about 125 MB a flavour, cached); then some
 # 2 minutes a flavour.
 check-612: all
@@ -101,6 +101,9 @@ check-612: all
 	done
 	KSPLICE_SELFTEST_KERNEL=$(KSPLICE_612_ABI) KSPLICE_SELFTEST_CPU=Skylake-Client \
 		KSPLICE_SELFTEST_APPEND=retbleed=stuff prove -v --timer tests/t/50-core-selftest.t
+	KSPLICE_SELFTEST_KERNEL=$(KSPLICE_612_ABI) KSPLICE_SELFTEST_CPU=Skylake-Client-IBRS \
+		KSPLICE_SELFTEST_APPEND='spectre_v2=ibrs indirect_target_selection=force' \
+		prove -v --timer tests/t/50-core-selftest.t
 .PHONY: check-612
 
 # Only the update file fuzzer, for KSPLICE_FUZZ_SECONDS (default 60).
