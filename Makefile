@@ -91,9 +91,9 @@ check-slow: all
 # (test 50) and its NMI test (38) built against the headers of each 6.12
 # flavour of ./kernels (amd64, cloud-amd64, rt-amd64) and run on that
 # kernel; and the self-test with call depth tracking on (a Skylake guest,
-# retbleed=stuff), and with ITS's thunks (Skylake-Client-IBRS).  Headers (scripts/fetch-headers) and images are
-# downloaded on first use (about 125 MB a flavour, cached); then some
-# 2 minutes a flavour.
+# retbleed=stuff) and with ITS's thunks (Skylake-Client-IBRS).  Headers
+# (scripts/fetch-headers) and images are downloaded on first use (about
+# 125 MB a flavour, cached); then some 2 minutes a flavour.
 check-612: all
 	set -e; for abi in $$(scripts/kernels list | grep '^6\.12\.'); do \
 		KSPLICE_SELFTEST_KERNEL=$$abi prove -v --timer \
