@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tokens of preprocessed text, and the names in it, for cppdiff.c:
+ * one lexer for both sides, so that one name has one id on both.
+ */
+#ifndef KSPLICE_CPPTOK_H
+#define KSPLICE_CPPTOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { T_IDENT, T_NUMBER, T_STRING, T_PUNCT, T_DIRECTIVE };
+
+/* Name flags. */
+#define N_KEYWORD	1	/* neither declared nor referred to */
+#define N_NOTDECL	2	/* the group after it is no declarator */
+#define N_EMITS		4	/* an attribute that makes a chunk emit */
+#define N_IMPLICIT	8	/* gcc may call it without being asked */
+
+struct tok {
+	const char *s;
+	uint32_t len;
+	uint32_t id;		/* T_IDENT: the interned name */
+	uint8_t kind;
+};
+
+struct name {
+	const char *s;
+	uint32_t len;
+	uint32_t hash;
+	uint8_t flags;
+};
+
+struct names {
+	struct name *v;
+	size_t nr, cap;
+	uint32_t *slots;	/* index + 1, open addressing */
+	size_t nr_slots;
+};
+
+struct chunk {
+	uint64_t h1, h2;
+	uint32_t tok, nr_tok;		/* in side.toks */
+	uint32_t refs, nr_refs;		/* in side.refs */
+	uint32_t decls, nr_decls;	/* in side.decls */
+	bool root, changed;
+	bool grown;			/* an enum that only gained constants */
+	uint32_t ins, nr_ins;		/* post: the tokens it gained */
+};
+
+struct side {
+	struct tok *toks;
+	size_t nr_toks, cap_toks;
+	struct chunk *chunks;
+	size_t nr_chunks, cap_chunks;
+	uint32_t *refs, *decls;
+	size_t nr_refs, cap_refs, nr_decls, cap_decls;
+};
+
+uint32_t cpp_intern(struct names *n, const char *s, size_t len);
+void *cpp_grow(void *p, size_t *cap, size_t need, size_t size);
+/* The keywords and the names the comparison treats apart (N_*). */
+void cpp_names_init(struct names *n);
+/* Appends @p's tokens to @sd (line markers dropped). */
+void cpp_tokenize(struct names *n, struct side *sd, const char *p);
+
+static inline bool is_punct(const struct tok *t, char c)
+{
+	return t->kind == T_PUNCT && t->len == 1 && t->s[0] == c;
+}
+
+static inline bool is_word(const struct tok *t, const char *w)
+{
+	return t->kind == T_IDENT && t->len == strlen(w) && !memcmp(t->s, w, t->len);
+}
+
+static inline uint8_t flags_of(const struct names *n, const struct tok *t)
+{
+	return t->kind == T_IDENT ? n->v[t->id].flags : 0;
+}
+
+static inline bool is_name(const struct names *n, const struct tok *t)
+{
+	return t->kind == T_IDENT && !(n->v[t->id].flags & N_KEYWORD);
+}
+
+static inline bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       c == '$';
+}
+
+static inline bool is_ident_char(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+#endif
