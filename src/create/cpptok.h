@@ -50,6 +50,11 @@ struct chunk {
 	uint32_t ins, nr_ins;		/* post: the tokens it gained */
 };
 
+/* A plain type alias: what it stands for, in side.xtoks. */
+struct cpp_alias {
+	uint32_t start, len;		/* len 0: none */
+};
+
 struct side {
 	struct tok *toks;
 	size_t nr_toks, cap_toks;
@@ -57,6 +62,10 @@ struct side {
 	size_t nr_chunks, cap_chunks;
 	uint32_t *refs, *decls;
 	size_t nr_refs, cap_refs, nr_decls, cap_decls;
+	struct cpp_alias *aliases;	/* by name id (cppalias.c) */
+	size_t nr_aliases;
+	struct tok *xtoks;
+	size_t nr_xtoks, cap_xtoks;
 };
 
 uint32_t cpp_intern(struct names *n, const char *s, size_t len);
@@ -65,6 +74,18 @@ void *cpp_grow(void *p, size_t *cap, size_t need, size_t size);
 void cpp_names_init(struct names *n);
 /* Appends @p's tokens to @sd (line markers dropped). */
 void cpp_tokenize(struct names *n, struct side *sd, const char *p);
+
+/* Notes [s, e), a top-level declaration, if it is a plain type alias. */
+void cpp_alias_add(const struct names *n, struct side *sd, size_t s, size_t e);
+
+static inline const struct cpp_alias *cpp_alias_of(const struct side *sd,
+						   const struct tok *t)
+{
+	if (t->kind != T_IDENT || t->id >= sd->nr_aliases ||
+	    !sd->aliases[t->id].len)
+		return NULL;
+	return &sd->aliases[t->id];
+}
 
 static inline bool is_punct(const struct tok *t, char c)
 {

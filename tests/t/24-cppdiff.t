@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 27
+plan 31
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -158,3 +158,21 @@ check differs "a function pointer declarator (*fp) is a variable" \
 'static inline int one(void) { return 1; }
 int (*fp)(void) = one;' 'static inline int one(void) { return 2; }
 int (*fp)(void) = one;'
+
+# A typedef is another name for its type (cppalias.c): tty_driver.h's
+# write() took "const unsigned char *" and takes "const u8 *" (6.1.190).
+types='typedef unsigned char __u8;
+__extension__ typedef __u8 u8;
+typedef char *str_t;
+struct tty; int drv_write(struct tty *, const unsigned char *, int);'
+ops() { printf '%s\nstruct ops { int (*write)(struct tty *, %s, int); };\n%s\n' "$types" "$1" \
+	'int go(struct ops *o, struct tty *t, const u8 *b) { return o->write(t, b, 1); }
+struct ops drv_ops = { .write = drv_write };'; }
+check "same: the same text but for type names" "a member's type written with a typedef of it, in a struct that code uses" \
+	"$(ops 'const unsigned char *buf')" "$(ops 'const u8 *buf')"
+check differs "  but another type is another type" \
+	"$(ops 'const unsigned char *buf')" "$(ops 'const signed char *buf')"
+check differs "  and so is a typedef that changed (each side reads its own)" \
+	"$(ops 'const u8 *buf')" "$(ops 'const u8 *buf' | sed 's/typedef unsigned char __u8/typedef unsigned short __u8/')"
+check differs "  and a pointer typedef is no plain alias (const str_t is char *const)" \
+	"$(ops 'const char *buf')" "$(ops 'const str_t buf')"
