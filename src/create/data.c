@@ -20,6 +20,13 @@
  * running one is compared with it like any variable; dynamic-debug descriptors,
  * warn-once flags and the kernel's special tables are not variables of
  * the program.  Data used only at initialization has done its work.
+ *
+ * One changed variable needs no running one: a constant of this unit
+ * (static, read-only) that only its functions refer to, before and after
+ * the patch, none of them run only at initialization (a netlink policy's
+ * new limit).  The update carries the new copy and replaces every
+ * function using it, as kpatch does with changed read-only data; what old
+ * code handed the old one's address to keeps the old one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +152,56 @@ static void referrers(const struct object *obj, const struct symbol *s,
 	}
 }
 
+/* Does only code of @obj refer to @s, and never code run only at boot? */
+static bool only_code_refers(const struct object *obj, const struct symbol *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < obj->nr_secs; i++) {
+		const struct section *sec = &obj->secs[i];
+
+		if (!(sec->sh.sh_flags & SHF_ALLOC))
+			continue;
+		for (k = 0; k < sec->nr_relocs; k++) {
+			const struct reloc *r = &sec->relocs[k];
+			const struct symbol *by;
+
+			if (r->sym != s && !(r->sym == s->sec->sym &&
+			    r->addend >= (long)s->st.st_value - 8 &&
+			    r->addend < (long)(s->st.st_value + s->st.st_size)))
+				continue;
+			by = elf_symbol_at(obj, sec, r->offset);
+			if (!(sec->sh.sh_flags & SHF_EXECINSTR) || !by ||
+			    !elf_is_function(by) || diff_is_init_section(sec))
+				return false;
+		}
+	}
+	return true;
+}
+
+void diff_const_copies(const struct object *pre, struct object *post, FILE *log)
+{
+	size_t i;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *b = &post->syms[i];
+		const struct symbol *a;
+
+		if (!is_variable(b) || b->bind != STB_LOCAL ||
+		    (b->sec->sh.sh_flags & SHF_WRITE) || diff_is_init_data(b->sec))
+			continue;
+		a = named_counterpart(pre, b);
+		if (!a || (a->sec->sh.sh_flags & SHF_WRITE) ||
+		    !what_changed(pre, a, post, b) ||
+		    !only_code_refers(pre, a) || !only_code_refers(post, b))
+			continue;
+		b->local = LOCAL_CONST_COPY;
+		if (log)
+			fprintf(log, "  note: %s, a constant only this unit's functions use, changes: the update carries the new one and replaces them\n",
+				b->name);
+	}
+}
+
 static void add_data(struct diff *d, const struct symbol *a,
 		     const struct symbol *b, const char *what)
 {
@@ -162,6 +219,8 @@ void diff_data(const struct object *pre, const struct object *post,
 		const struct symbol *b = &post->syms[i], *a;
 		const char *what;
 
+		if (b->local == LOCAL_CONST_COPY)
+			continue;
 		if (!is_variable(b) && !bound_local(b) &&
 		    !(b->type == STT_OBJECT && b->sec && diff_is_init_data(b->sec)))
 			continue;

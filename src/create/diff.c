@@ -242,7 +242,7 @@ const struct symbol *diff_counterpart(const struct object *pre,
 		return NULL;
 	if (diff_is_static_local(post))
 		return post->local == LOCAL_BOUND ? post->twin : NULL;
-	if (diff_numbered_base(post->name))
+	if (diff_numbered_base(post->name) || post->local == LOCAL_CONST_COPY)
 		return NULL;
 	for (i = 0; i < pre->nr_syms; i++) {
 		const struct symbol *s = &pre->syms[i];
@@ -312,7 +312,8 @@ static bool same_descriptor(const struct symbol *a, const struct symbol *b)
 
 bool diff_same_target(const struct target *a, const struct target *b)
 {
-	if (!a->name != !b->name)
+	if (!a->name != !b->name ||
+	    (b->sym && b->sym->local == LOCAL_CONST_COPY))
 		return false;
 	/* x.1 may be another function's x.1: numbers are no names. */
 	if (a->sym && b->sym && diff_is_static_local(b->sym) &&
@@ -614,6 +615,7 @@ int diff_objects(const struct object *pre, struct object *post,
 	memset(d, 0, sizeof(*d));
 	pair_functions(pre, post);
 	diff_pair_statics(pre, post);
+	diff_const_copies(pre, post, log);
 	for (i = 0; i < post->nr_syms; i++) {
 		struct symbol *b = &post->syms[i], *a = b->twin;
 

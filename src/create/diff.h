@@ -43,6 +43,7 @@ enum diff_local {
 	LOCAL_AMBIGUOUS,	/* the pre function has several it may be */
 	LOCAL_RESIZED,		/* its counterpart has another size */
 	LOCAL_FRESH,		/* a rate limit's state of those: carried anew */
+	LOCAL_CONST_COPY,	/* not a static local: a changed constant (data.c) */
 };
 
 /* x.N: a static local gcc numbered per unit.  Returns the length of x, or 0. */
@@ -95,6 +96,11 @@ bool diff_is_init_section(const struct section *sec);
 /* Data used only at boot or module load (__initdata). */
 bool diff_is_init_data(const struct section *sec);
 
+/*
+ * Marks the changed constants that only code refers to LOCAL_CONST_COPY:
+ * carried anew, and the functions using them replaced (data.c).
+ */
+void diff_const_copies(const struct object *pre, struct object *post, FILE *log);
 /* Finds the existing variables whose contents the patch changes; notes to @log. */
 void diff_data(const struct object *pre, const struct object *post,
 	       struct diff *d, FILE *log);

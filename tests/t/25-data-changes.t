@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 25
+plan 29
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -31,12 +31,23 @@ printf '%s\nint fresh = 5;\nint usefresh(void) { return fresh; }\n' "$pre" |
 
 out=$(ksplice-create --diff-objects "$tmp/pre.o" "$tmp/post.o")
 ok $? "the diff of the objects runs"
-like "$out" '^  changed data: policy: its initial value \(\.rodata\.policy; used by use\)$' \
-	"a constant table's new value is found, with its user"
+like "$out" "^  note: policy, a constant only this unit's functions use, changes: the update carries the new one and replaces them\$" \
+	"a static constant table only code uses is carried anew"
 like "$out" '^  changed data: limit: its initial value \(\.data\.limit; used by use\)$' \
 	"a global's new initial value is found"
-like "$out" '^  changed data: names: its initial value \(what it points at\)' \
-	"a table pointing at another string is found"
+like "$out" "^  note: names, a constant only this unit's functions use" \
+	"  and so is a table that points at another string"
+unlike "$out" 'changed data: (policy|names)' "  neither is a change of running data"
+refs=$(ksplice-create --diff-objects "$tmp/pre.o" "$tmp/post.o" --refs)
+like "$refs" '^  use\+0x[0-9a-f]+ -> carried \.rodata\.policy\+' "  the new use reads the carried copy"
+unlike "$refs" 'kernel (policy|names)' "  not the running one"
+printf '%s\n' "$pre" | sed 's/^static const struct pol policy/const struct pol policy/' |
+	gcc $CFLAGS -c -x c -o "$tmp/gpre.o" - &&
+printf '%s\n' "$post" | sed 's/^static const struct pol policy/const struct pol policy/' |
+	gcc $CFLAGS -c -x c -o "$tmp/gpost.o" - || bail "cannot compile the global objects"
+out=$(ksplice-create --diff-objects "$tmp/gpre.o" "$tmp/gpost.o")
+like "$out" '^  changed data: policy: its initial value \(\.rodata\.policy; used by use\)$' \
+	"a global constant's new value is a change of running data (another unit may read it)"
 like "$out" '^  note: once is used only at initialization' "__initdata is a note, not a change"
 unlike "$out" 'changed data: once' "  and is not counted as changed data"
 
