@@ -62,6 +62,7 @@ struct picked {
 	bool *hit;			/* reached by the patch */
 	long *per_file;
 	size_t reached;			/* units hit */
+	size_t over_reach;		/* includers, when over --max-reach */
 };
 
 /*
@@ -180,8 +181,8 @@ static int pick_from(struct work *w, const struct strv *changed, struct picked *
 			pk->reached);
 	if (w->o->max_reach && nr > w->o->max_reach) {
 		free(idx);
-		return error("the patch's headers reach %zu units, more than --max-reach %zu: preprocessing them would take long; raise the limit to go on",
-			     nr, w->o->max_reach);
+		pk->over_reach = nr;
+		return 0;
 	}
 	for (i = nr_units; nr && i < pk->all.nr; i++)
 		if (pk->hit[i])
@@ -244,6 +245,19 @@ static int probe_layouts(struct work *w)
 }
 
 /*
+ * Headers too widely included to preprocess every includer: a structure
+ * that changed is the likelier reason (netdevice.h's, with list.h), and
+ * the units whose source the patch changes, compiled, tell.
+ */
+static int too_wide(struct work *w, size_t includers)
+{
+	if (w->units.nr && probe_layouts(w))
+		return -1;
+	return error("the patch's headers reach %zu units, more than --max-reach %zu: preprocessing them would take long; raise the limit to go on",
+		     includers, w->o->max_reach);
+}
+
+/*
  * C source makes code, and so do headers, through every unit including
  * them (a .c can be included too).  Other files change nothing running.
  */
@@ -274,6 +288,8 @@ int units_pick(struct work *w)
 	strv_free(&pk.cmds);
 	free(pk.hit);
 	free(pk.per_file);
+	if (!ret && pk.over_reach)
+		return too_wide(w, pk.over_reach);
 	if (!ret && !pk.reached)
 		return error("the patch changes no C source that this configuration builds");
 	if (!ret && !w->units.nr)

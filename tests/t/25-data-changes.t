@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 29
+plan 35
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -112,3 +112,23 @@ like "$out" 'changed layout: struct bsd_acct_struct \(in kernel/acct.o\)' "  nam
 like "$out" 'changes the layout of struct bsd_acct_struct: running code' "  saying why"
 upd=$(make_update "$KSPLICE_TOP/tests/patches/acct-same-layout.patch" acctsame "$src")
 ok $? "a change of the structure's text that keeps its layout builds an update"
+
+# Headers included too widely to preprocess (--max-reach): the units whose
+# own source the patch changes are compiled first, and a layout change
+# found there is the reason given; without one, the reach is.
+pde=$KSPLICE_TOP/tests/patches/proc-pde-layout.patch
+out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$pde" --id pdelayout --max-reach 3 \
+	-o "$tmp/out" "$src" 2>&1)
+is $? 1 "a header reaching more units than --max-reach is refused"
+like "$out" '1 units: compiling 1 of them to compare structure layouts first' \
+	"  after compiling the unit whose source it changes (fs/proc/generic.c)"
+like "$out" 'changes the layout of struct proc_dir_entry: running code' \
+	"  and the reason given is the layout change found there"
+unlike "$out" 'more than --max-reach' "  not the reach"
+sed -e 's|^+	unsigned int size_sets;|+	/* proc_set_size() is a function of generic.c */|' \
+	-e 's|^+	de->size_sets++;|+	barrier();|' "$pde" >"$tmp/pde-same.patch"
+out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$tmp/pde-same.patch" --id pdesame --max-reach 3 \
+	-o "$tmp/out" "$src" 2>&1)
+like "$out" "the patch's headers reach [0-9]+ units, more than --max-reach 3" \
+	"the same shape without a layout change is refused for its reach"
+unlike "$out" 'changed layout' "  no layout change claimed"
