@@ -23,6 +23,7 @@ my %skipwhy;
 $skipwhy{$_->[1]}++ for @skip;
 my $done = @rows;
 my $data = $n{data} // 0;
+my $layout = grep { $_->[2] eq 'data' && $_->[3] eq 'struct-layout' } @rows;
 my $apart = ($n{nature} // 0) + ($n{noop} // 0) + $data;
 my $den = $done - $apart;
 my $ok = $n{applied} // 0;
@@ -34,6 +35,8 @@ printf "  %d of %d patches done%s\n", $done, scalar @plan, $done < @plan ? ' (a 
 printf "  applied live: %d of %d = %.1f%%\n", $ok, $den, $den ? 100 * $ok / $den : 0;
 printf "  with changes of existing data as failures: %d of %d = %.1f%%\n", $ok, $den + $data,
 	$den + $data ? 100 * $ok / ($den + $data) : 0;
+printf "  with them as failures but for structure layouts (issue 9's measure): %d of %d = %.1f%%\n", $ok,
+	$den + $data - $layout, $den + $data - $layout ? 100 * $ok / ($den + $data - $layout) : 0;
 printf "  counted apart: %d (cannot apply by nature, nothing to apply, or changes existing data: needs the patch author's code)\n", $apart;
 for my $k (sort { $apart{$b} <=> $apart{$a} || $a cmp $b } keys %apart) {
 	my ($s, $c) = split /\t/, $k;
