@@ -114,46 +114,23 @@ static const struct symbol *named_counterpart(const struct object *pre,
 	return NULL;
 }
 
-/* Appends to @buf the names of what refers to @s in @obj (code and data). */
-static void referrers(const struct object *obj, const struct symbol *s,
-		      char *buf, size_t size)
+/* Is @r a reference to @s, by its name or into its section's bytes? */
+static bool refers_to(const struct reloc *r, const struct symbol *s)
 {
-	size_t i, k, len = 0, shown = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < obj->nr_secs; i++) {
-		const struct section *sec = &obj->secs[i];
-		const char *last = NULL;
-
-		if (!(sec->sh.sh_flags & SHF_ALLOC))
-			continue;
-		for (k = 0; k < sec->nr_relocs; k++) {
-			const struct reloc *r = &sec->relocs[k];
-			const struct symbol *by;
-
-			if (r->sym != s && !(r->sym == s->sec->sym &&
-			    r->addend >= (long)s->st.st_value - 8 &&
-			    r->addend < (long)(s->st.st_value + s->st.st_size)))
-				continue;
-			by = elf_symbol_at(obj, sec, r->offset);
-			if (!by || by == s || (last && !strcmp(last, by->name)))
-				continue;
-			last = by->name;
-			if (shown++ == 6) {
-				len += snprintf(buf + len, size - len, ", ...");
-				return;
-			}
-			len += snprintf(buf + len, size - len, "%s%s%s",
-					len ? ", " : "",
-					elf_is_function(by) ? "" : "data ", by->name);
-			if (len >= size)
-				return;
-		}
-	}
+	return r->sym == s ||
+	       (r->sym == s->sec->sym &&
+		r->addend >= (long)s->st.st_value - 8 &&
+		r->addend < (long)(s->st.st_value + s->st.st_size));
 }
 
-/* Does only code of @obj refer to @s, and never code run only at boot? */
-static bool only_code_refers(const struct object *obj, const struct symbol *s)
+/*
+ * Calls @visit with each reference to @s in @obj's loaded sections and
+ * the symbol it is in (NULL: none); stops at the first false.
+ */
+static bool each_reference(const struct object *obj, const struct symbol *s,
+			   bool (*visit)(const struct section *sec,
+					 const struct symbol *by, void *ctx),
+			   void *ctx)
 {
 	size_t i, k;
 
@@ -162,21 +139,60 @@ static bool only_code_refers(const struct object *obj, const struct symbol *s)
 
 		if (!(sec->sh.sh_flags & SHF_ALLOC))
 			continue;
-		for (k = 0; k < sec->nr_relocs; k++) {
-			const struct reloc *r = &sec->relocs[k];
-			const struct symbol *by;
-
-			if (r->sym != s && !(r->sym == s->sec->sym &&
-			    r->addend >= (long)s->st.st_value - 8 &&
-			    r->addend < (long)(s->st.st_value + s->st.st_size)))
-				continue;
-			by = elf_symbol_at(obj, sec, r->offset);
-			if (!(sec->sh.sh_flags & SHF_EXECINSTR) || !by ||
-			    !elf_is_function(by) || diff_is_init_section(sec))
+		for (k = 0; k < sec->nr_relocs; k++)
+			if (refers_to(&sec->relocs[k], s) &&
+			    !visit(sec, elf_symbol_at(obj, sec, sec->relocs[k].offset), ctx))
 				return false;
-		}
 	}
 	return true;
+}
+
+struct names_buf {
+	const struct symbol *s, *last;
+	char *buf;
+	size_t size, len, shown;
+};
+
+static bool name_one(const struct section *sec, const struct symbol *by, void *ctx)
+{
+	struct names_buf *nb = ctx;
+
+	(void)sec;
+	if (!by || by == nb->s || (nb->last && !strcmp(nb->last->name, by->name)))
+		return true;
+	nb->last = by;
+	if (nb->shown++ == 6) {
+		nb->len += snprintf(nb->buf + nb->len, nb->size - nb->len, ", ...");
+		return false;
+	}
+	nb->len += snprintf(nb->buf + nb->len, nb->size - nb->len, "%s%s%s",
+			    nb->len ? ", " : "",
+			    elf_is_function(by) ? "" : "data ", by->name);
+	return nb->len < nb->size;
+}
+
+/* Writes to @buf the names of what refers to @s in @obj (code and data). */
+static void referrers(const struct object *obj, const struct symbol *s,
+		      char *buf, size_t size)
+{
+	struct names_buf nb = { .s = s, .buf = buf, .size = size };
+
+	buf[0] = 0;
+	each_reference(obj, s, name_one, &nb);
+}
+
+static bool by_runtime_code(const struct section *sec, const struct symbol *by,
+			    void *ctx)
+{
+	(void)ctx;
+	return (sec->sh.sh_flags & SHF_EXECINSTR) && by && elf_is_function(by) &&
+	       !diff_is_init_section(sec);
+}
+
+/* Does only code of @obj refer to @s, and never code run only at boot? */
+static bool only_code_refers(const struct object *obj, const struct symbol *s)
+{
+	return each_reference(obj, s, by_runtime_code, NULL);
 }
 
 void diff_const_copies(const struct object *pre, struct object *post, FILE *log)
