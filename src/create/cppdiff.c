@@ -279,6 +279,7 @@ static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
 	struct chunk *c;
 	uint64_t h1 = FNV1A_INIT, h2 = 0x6a09e667f3bcc909ULL;
 	size_t i, j;
+	bool raw;
 
 	sd->chunks = cpp_grow(sd->chunks, &sd->cap_chunks, sd->nr_chunks + 1,
 			  sizeof(struct chunk));
@@ -288,9 +289,13 @@ static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
 	c->nr_tok = e - s;
 	c->refs = sd->nr_refs;
 	c->decls = sd->nr_decls;
+	/* A typedef in a block may hide one of the file's: read as written. */
+	for (i = s + 1; i < e && !is_word(&sd->toks[i], "typedef"); i++)
+		;
+	raw = i < e;
 	for (i = s; i < e; i++) {
 		const struct tok *t = &sd->toks[i];
-		const struct cpp_alias *a = cpp_alias_of(sd, t);
+		const struct cpp_alias *a = raw ? NULL : cpp_alias_of(sd, t);
 
 		if (!a)
 			hash_tok(&h1, &h2, t);

@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 31
+plan 32
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -176,3 +176,6 @@ check differs "  and so is a typedef that changed (each side reads its own)" \
 	"$(ops 'const u8 *buf')" "$(ops 'const u8 *buf' | sed 's/typedef unsigned char __u8/typedef unsigned short __u8/')"
 check differs "  and a pointer typedef is no plain alias (const str_t is char *const)" \
 	"$(ops 'const char *buf')" "$(ops 'const str_t buf')"
+check differs "  and a typedef in a block may hide the file's: that chunk is read as written" \
+	"$(ops 'const u8 *buf'; echo 'int loc(void) { typedef int u8; u8 x = 300; return x; }')" \
+	"$(ops 'const u8 *buf'; echo 'int loc(void) { typedef int u8; unsigned char x = 300; return x; }')"
