@@ -23,10 +23,11 @@
  *
  * One changed variable needs no running one: a constant of this unit
  * (static, read-only) that only its functions refer to, before and after
- * the patch, none of them run only at initialization (a netlink policy's
- * new limit).  The update carries the new copy and replaces every
- * function using it, as kpatch does with changed read-only data; what old
- * code handed the old one's address to keeps the old one.
+ * the patch, none of them run only at initialization, and that holds no
+ * function's address (a netlink policy's new limit, a table of names).
+ * The update carries the new copy and replaces every function using it,
+ * as kpatch does with changed read-only data; what old code handed the
+ * old one's address to keeps the old one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,24 @@ static bool only_code_refers(const struct object *obj, const struct symbol *s)
 	return each_reference(obj, s, by_runtime_code, NULL);
 }
 
+/*
+ * Does @s hold a function's address?  A table of them (an ops table) is
+ * most often handed to the kernel to keep (registered when a device
+ * probes), and what it keeps would stay the old table's: refused still.
+ */
+static bool holds_code_address(const struct symbol *s)
+{
+	struct reloc *r;
+	size_t n, i;
+
+	n = elf_relocs_in(s->sec, s->st.st_value, s->st.st_value + s->st.st_size, &r);
+	/* another unit's symbol may be a function */
+	for (i = 0; i < n; i++)
+		if (!r[i].sym->sec || (r[i].sym->sec->sh.sh_flags & SHF_EXECINSTR))
+			return true;
+	return false;
+}
+
 void diff_const_copies(const struct object *pre, struct object *post, FILE *log)
 {
 	size_t i;
@@ -209,6 +228,7 @@ void diff_const_copies(const struct object *pre, struct object *post, FILE *log)
 		a = named_counterpart(pre, b);
 		if (!a || (a->sec->sh.sh_flags & SHF_WRITE) ||
 		    !what_changed(pre, a, post, b) ||
+		    holds_code_address(a) || holds_code_address(b) ||
 		    !only_code_refers(pre, a) || !only_code_refers(post, b))
 			continue;
 		b->local = LOCAL_CONST_COPY;

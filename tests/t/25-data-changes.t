@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 35
+plan 36
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -132,3 +132,16 @@ out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$tmp/pde-same.patch" --id
 like "$out" "the patch's headers reach [0-9]+ units, more than --max-reach 3" \
 	"the same shape without a layout change is refused for its reach"
 unlike "$out" 'changed layout' "  no layout change claimed"
+
+# A constant table of functions (an ops table) is most often handed to the
+# kernel to keep: not carried anew, a change of running data still.
+ops='extern int f1(int), f2(int);
+struct ops { int (*fn)(int); };
+static const struct ops ops = { f1 };
+const struct ops *get(void) { return &ops; }'
+printf '%s\n' "$ops" | gcc $CFLAGS -c -x c -o "$tmp/opre.o" - &&
+sed 's/= { f1 }/= { f2 }/' <<<"$ops" | gcc $CFLAGS -c -x c -o "$tmp/opost.o" - ||
+	bail "cannot compile the ops objects"
+out=$(ksplice-create --diff-objects "$tmp/opre.o" "$tmp/opost.o")
+like "$out" '^  changed data: ops: its initial value \(what it points at\) \(\.rodata\.ops; used by get\)$' \
+	"a static table of functions is a change of running data (what it was handed to keeps it)"
