@@ -38,10 +38,29 @@ static void add_file(struct patch_files *pf, char *path)
 	pf->paths[pf->nr++] = path;
 }
 
+/*
+ * Two diffs of one file pass patch(1)'s dry run (each is checked against
+ * the file as it is) and then fail half-applied: the prepared tree would
+ * keep the first.  Refused before anything is applied.
+ */
+static int check_twice(const struct patch_files *plus, const char *patch)
+{
+	size_t i, j;
+
+	for (i = 0; i < plus->nr; i++)
+		for (j = i + 1; j < plus->nr; j++)
+			if (!strcmp(plus->paths[i], plus->paths[j]))
+				return error("%s changes %s in two diffs: give one diff per file",
+					     patch, plus->paths[i]);
+	return 0;
+}
+
 int patch_files_read(const char *patch, struct patch_files *pf)
 {
+	struct patch_files plus = { 0 };
 	char *text, *line, *save;
 	size_t len;
+	int ret = 0;
 
 	memset(pf, 0, sizeof(*pf));
 	if (read_file(patch, 64 << 20, &text, &len))
@@ -53,14 +72,22 @@ int patch_files_read(const char *patch, struct patch_files *pf)
 		if (strncmp(line, "+++ ", 4) && strncmp(line, "--- ", 4))
 			continue;
 		path = header_path(line);
-		if (path)
-			add_file(pf, path);
+		if (!path)
+			continue;
+		if (line[0] == '+') {
+			plus.paths = xrealloc(plus.paths, (plus.nr + 1) * sizeof(char *));
+			plus.paths[plus.nr++] = xstrdup(path);
+		}
+		add_file(pf, path);
 	}
 	free(text);
 	if (!pf->nr)
-		return error("%s is not a unified diff (no '+++ b/<file>' lines)",
-			     patch);
-	return 0;
+		ret = error("%s is not a unified diff (no '+++ b/<file>' lines)",
+			    patch);
+	else
+		ret = check_twice(&plus, patch);
+	patch_files_free(&plus);
+	return ret;
 }
 
 void patch_files_free(struct patch_files *pf)

@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 30
+plan 33
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -36,6 +36,15 @@ printf -- '--- a/fs/proc/cmdline.c\n+++ b/fs/proc/cmdline.c\n@@ -9,1 +9,1 @@\n-\
 upd=$(make_update "$tmp/stale.patch" stale)
 ok $(( $? == 0 )) "a patch that does not apply is refused"
 like "$(cat "$tmp/create-stale.log")" 'does not apply' "  ... saying so"
+
+# Two diffs of one file pass patch's dry run and fail half-applied: the
+# prepared tree would keep the first (a bench patch did that once).
+{ printf -- '--- a/fs/proc/cmdline.c\n+++ b/fs/proc/cmdline.c\n@@ -9,1 +9,1 @@\n-\tseq_puts(m, saved_command_line);\n+\tseq_puts(m, saved_command_line );\n'
+  printf -- '--- a/fs/proc/cmdline.c\n+++ b/fs/proc/cmdline.c\n@@ -9,1 +9,1 @@\n-\tseq_puts(m, saved_command_line);\n+\tseq_puts(m, saved_command_line );\n'; } >"$tmp/twice.patch"
+upd=$(make_update "$tmp/twice.patch" twice)
+ok $(( $? == 0 )) "a patch with two diffs of one file is refused"
+like "$(cat "$tmp/create-twice.log")" 'changes fs/proc/cmdline.c in two diffs' "  ... saying so"
+unlike "$(cat "$tmp/create-twice.log")" 'compiling' "  before anything is applied or compiled"
 
 # Lines moved: pipe_double_lock's BUG_ON (its __LINE__ is in __bug_table,
 # not in the code) and every function below it move down three lines.
