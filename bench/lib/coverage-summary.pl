@@ -30,7 +30,7 @@ my $ok = $n{applied} // 0;
 
 my ($name) = lines("$dir/range");
 $name //= $dir;
-printf "ksplice coverage of linux-source-6.1 %s\n", $name;
+printf "ksplice coverage of %s\n", $name;
 printf "  %d of %d patches done%s\n", $done, scalar @plan, $done < @plan ? ' (a partial run: the order is shuffled, so a fair sample)' : '';
 printf "  applied live: %d of %d = %.1f%%\n", $ok, $den, $den ? 100 * $ok / $den : 0;
 printf "  with changes of existing data as failures: %d of %d = %.1f%%\n", $ok, $den + $data,
