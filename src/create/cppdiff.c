@@ -37,6 +37,16 @@
 #include "cpptok.h"
 #include "util.h"
 
+struct chunk {
+	uint64_t h1, h2;
+	uint32_t tok, nr_tok;		/* in side.toks */
+	uint32_t refs, nr_refs;		/* in side.refs */
+	uint32_t decls, nr_decls;	/* in side.decls */
+	bool root, changed;
+	bool grown;			/* an enum that only gained constants */
+	uint32_t ins, nr_ins;		/* post: the tokens it gained */
+};
+
 static void add_ref(struct side *sd, uint32_t id)
 {
 	sd->refs = cpp_grow(sd->refs, &sd->cap_refs, sd->nr_refs + 1, sizeof(uint32_t));

@@ -40,15 +40,7 @@ struct names {
 	size_t nr_slots;
 };
 
-struct chunk {
-	uint64_t h1, h2;
-	uint32_t tok, nr_tok;		/* in side.toks */
-	uint32_t refs, nr_refs;		/* in side.refs */
-	uint32_t decls, nr_decls;	/* in side.decls */
-	bool root, changed;
-	bool grown;			/* an enum that only gained constants */
-	uint32_t ins, nr_ins;		/* post: the tokens it gained */
-};
+struct chunk;				/* cppdiff.c: a top-level declaration */
 
 /* A plain type alias: what it stands for, in side.xtoks. */
 struct cpp_alias {

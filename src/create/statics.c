@@ -249,7 +249,7 @@ static void check_unique(struct object *post)
 /* The static a printk_ratelimited() and its kin define, see above. */
 static bool rate_limit_state(const struct symbol *s)
 {
-	return diff_numbered_base(s->name) == 3 && !strncmp(s->name, "_rs", 3) &&
+	return diff_numbered_base(s->name) == strlen("_rs") && !strncmp(s->name, "_rs", 3) &&
 	       writable(s);
 }
 
