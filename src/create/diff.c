@@ -310,6 +310,30 @@ static bool same_descriptor(const struct symbol *a, const struct symbol *b)
 	return true;
 }
 
+/*
+ * BTF_ID() names its slot __BTF_ID__<kind>__<type>__<counter><line>: a
+ * line added above renumbers it, while resolve_btfids fills the slot from
+ * <kind> and <type> alone.
+ */
+static size_t btf_id_base(const char *name)
+{
+	const char *p = strrchr(name, '_');
+
+	if (!str_has_prefix(name, "__BTF_ID__") || !p || p[-1] != '_' || !p[1] ||
+	    strspn(p + 1, "0123456789") != strlen(p + 1))
+		return 0;
+	return p + 1 - name;
+}
+
+static bool same_btf_id(const struct symbol *a, const struct symbol *b)
+{
+	size_t n = btf_id_base(a->name);
+
+	return n && n == btf_id_base(b->name) && !strncmp(a->name, b->name, n) &&
+	       a->sec && b->sec && !strcmp(a->sec->name, ".BTF_ids") &&
+	       !strcmp(b->sec->name, ".BTF_ids") && a->st.st_size == b->st.st_size;
+}
+
 bool diff_same_target(const struct target *a, const struct target *b)
 {
 	if (!a->name != !b->name ||
@@ -324,7 +348,8 @@ bool diff_same_target(const struct target *a, const struct target *b)
 	if (a->name && strcmp(a->name, b->name) &&
 	    !(a->sym && b->sym && (b->sym->twin == a->sym ||
 				   same_numbered_local(a->sym, b->sym) ||
-				   same_descriptor(a->sym, b->sym))))
+				   same_descriptor(a->sym, b->sym) ||
+				   same_btf_id(a->sym, b->sym))))
 		return false;
 	if (a->name)
 		return a->addend == b->addend;

@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 36
+plan 39
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -72,6 +72,28 @@ like "$out" '^  changed data: lim\.[0-9]+: its initial value \(\.data\.lim\.[0-9
 	"a static local's new initial value is found (the running one keeps its value)"
 out=$(ksplice-create --diff-objects "$tmp/s1.o" "$tmp/s1.o")
 is "$out" "" "  and the same object gives nothing"
+
+# An ops table that points at a BTF_ID() slot (bpf's map ops): a line added
+# above renumbers the slot's name, not what resolve_btfids puts there.
+btf() {	# TYPE NUMBER: a unit whose table points at TYPE's slot
+	local id=__BTF_ID__struct__$1__$2
+	cat <<-EOF
+	asm(".pushsection .BTF_ids, \\"a\\"\\n.local ids\\nids:\\n"
+	    ".local $id\\n.type $id, @object\\n.size $id, 4\\n$id:\\n.zero 4\\n.popsection");
+	extern unsigned int ids[]; int f1(int);
+	struct ops { int (*fn)(int); unsigned int *id; };
+	const struct ops btf_ops = { f1, ids };
+	EOF
+}
+btf bpf_htab 5382194 | gcc $CFLAGS -c -x c -o "$tmp/b1.o" - &&
+btf bpf_htab 5482212 | gcc $CFLAGS -c -x c -o "$tmp/b2.o" - &&
+btf bpf_array 5482212 | gcc $CFLAGS -c -x c -o "$tmp/b3.o" - || bail "cannot compile the BTF objects"
+out=$(ksplice-create --diff-objects "$tmp/b1.o" "$tmp/b2.o")
+ok $? "a renumbered BTF_ID slot: the diff runs"
+unlike "$out" 'changed data' "  and the table that points at it is unchanged"
+out=$(ksplice-create --diff-objects "$tmp/b1.o" "$tmp/b3.o")
+like "$out" '^  changed data: btf_ops: its initial value \(what it points at\)' \
+	"a slot of another type is a change of the table"
 
 src=$(ksplice_source)
 mkdir -p "$tmp/out"
