@@ -98,6 +98,24 @@ static bool strip(Dwarf_Die *type)
 
 static void members(Dwarf_Die *agg, struct buf *b, int depth);
 
+/*
+ * A bit-field of 8, 16, 32 or 64 bits at a multiple of its width is
+ * loaded and stored as a plain integer of that width: it is written as
+ * one, so that "enum e x:8" become "u8 x" keeps the layout.
+ */
+static bool whole_bytes(Dwarf_Die *m, struct buf *b, const char *name)
+{
+	Dwarf_Word bits = attr_u(m, DW_AT_bit_size, 0);
+	Dwarf_Word at = attr_u(m, DW_AT_data_bit_offset, 1);
+
+	if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) ||
+	    !dwarf_hasattr(m, DW_AT_data_bit_offset) || at % bits)
+		return false;
+	put(b, " %s@%lu#%lu", name ? name : "(anonymous)",
+	    (unsigned long)(at / 8), (unsigned long)(bits / 8));
+	return true;
+}
+
 static void member(Dwarf_Die *m, struct buf *b, int depth)
 {
 	Dwarf_Attribute a;
@@ -105,6 +123,8 @@ static void member(Dwarf_Die *m, struct buf *b, int depth)
 	Dwarf_Word size = 0;
 	const char *name = dwarf_diename(m);
 
+	if (whole_bytes(m, b, name))
+		return;
 	put(b, " %s@%lu", name ? name : "(anonymous)", (unsigned long)
 	    attr_u(m, DW_AT_data_member_location, 0));
 	if (dwarf_hasattr(m, DW_AT_bit_size))

@@ -14,7 +14,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 39
+plan 42
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -125,6 +125,18 @@ like "$out" '^  changed layout: struct dev \(in the objects\): 24 -> 32 bytes; f
 out=$(ksplice-create --diff-objects "$tmp/l1.o" "$tmp/l3.o")
 ok $? "int to unsigned int: the diff runs"
 unlike "$out" 'changed layout' "  and the layout is the same"
+bits='enum st { A, B };
+struct nd { int a; enum st reg:8; unsigned char z; };
+int g(struct nd *d) { return d->a + d->reg + d->z; }'
+printf '%s\n' "$bits" | gcc -g $CFLAGS -c -x c -o "$tmp/e1.o" - &&
+sed 's/enum st reg:8;/unsigned char reg;/' <<<"$bits" | gcc -g $CFLAGS -c -x c -o "$tmp/e2.o" - &&
+sed 's/enum st reg:8;/enum st reg:7;/' <<<"$bits" | gcc -g $CFLAGS -c -x c -o "$tmp/e3.o" - ||
+	bail "cannot compile the bit-field objects"
+out=$(ksplice-create --diff-objects "$tmp/e1.o" "$tmp/e2.o")
+ok $? "an 8-bit enum bit-field become a u8 (net_device's reg_state): the diff runs"
+unlike "$out" 'changed layout' "  and the layout is the same"
+out=$(ksplice-create --diff-objects "$tmp/e1.o" "$tmp/e3.o")
+like "$out" '^  changed layout: struct nd .*reg@4#1 -> reg@' "  a 7-bit one is another layout"
 
 out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/acct-layout.patch" \
 	--id acctlayout -o "$tmp/out" "$src" 2>&1)
