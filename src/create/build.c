@@ -201,26 +201,69 @@ static int prepare_fresh(struct tree *t)
 	return make_in_tree(t, prepare, NULL, NULL);
 }
 
+/* Opens @dir's lock and takes it, waiting if @wait; 0 if taken. */
+static int lock_dir(struct tree *t, const char *dir, bool wait)
+{
+	char *lock = xasprintf("%s/lock", dir);
+	int fd = mkdir_p(dir) ? -1 : open(lock, O_RDWR | O_CREAT, 0644);
+
+	free(lock);
+	if (fd < 0 || flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	t->lock_fd = fd;
+	return 0;
+}
+
+/*
+ * A create has its tree to itself (it patches it).  With
+ * KSPLICE_TREE_COPIES=N, up to N creates of one tree run side by side
+ * (bench/coverage's --jobs), each in the first copy free (<key>.1, ...,
+ * each prepared once); when all are busy, the first is waited for.
+ */
+static int tree_lock(struct tree *t, const char *cache, const char *key)
+{
+	const char *env = getenv("KSPLICE_TREE_COPIES");
+	long copies = env ? strtol(env, NULL, 10) : 1, i;
+
+	if (copies < 1 || copies > 16)
+		copies = 1;
+	for (i = 0; i < copies; i++) {
+		t->dir = i ? xasprintf("%s/trees/%s.%ld", cache, key, i) :
+			     xasprintf("%s/trees/%s", cache, key);
+		if (!lock_dir(t, t->dir, false)) {
+			if (i)
+				fprintf(stderr, "  the prepared tree is busy: working in its copy %s\n",
+					t->dir);
+			return 0;
+		}
+		free(t->dir);
+	}
+	t->dir = xasprintf("%s/trees/%s", cache, key);
+	if (!lock_dir(t, t->dir, false))
+		return 0;
+	fprintf(stderr, "  waiting for the prepared tree %s (another create is using it)\n",
+		t->dir);
+	return lock_dir(t, t->dir, true);
+}
+
 int tree_prepare(struct tree *t, const char *cache, const char *log)
 {
-	char *key = tree_key(t), *lock, *stamp;
+	char *key = tree_key(t), *stamp;
 	int ret = 0;
 
 	if (!key) {
 		return error("cannot read %s or %s", t->source, t->config);
 	}
 	t->log = xstrdup(log);
-	t->dir = xasprintf("%s/trees/%s", cache, key);
+	ret = tree_lock(t, cache, key);
+	free(key);
+	if (ret)
+		return -1;
 	t->src = xasprintf("%s/src", t->dir);
 	t->obj = xasprintf("%s/obj", t->dir);
-	free(key);
-	if (mkdir_p(t->dir))
-		return -1;
-	lock = xasprintf("%s/lock", t->dir);
-	t->lock_fd = open(lock, O_RDWR | O_CREAT, 0644);
-	free(lock);
-	if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX))
-		return -1;
 	stamp = xasprintf("%s/prepared", t->dir);
 	if (!exists(t->dir, "prepared")) {
 		ret = prepare_fresh(t);

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Creates of one prepared tree take turns (each patches it); with
+# KSPLICE_TREE_COPIES=N up to N run side by side, each in a copy of its
+# own (bench/coverage's full runs).  The trees no other create holds are
+# held here as a create holds one: a create without copies waits, one
+# with copies works in the copy and builds the same update.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/update.sh"
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+plan 8
+
+src=$(ksplice_source)
+patch=$KSPLICE_TOP/tests/patches/getppid.patch
+upd=$(make_update "$patch" first "$src")
+ok $? "an update builds (the tree is prepared)"
+cache=${KSPLICE_CACHE:-$HOME/.cache/ksplice}
+held=0
+for lock in "$cache"/trees/*/lock; do
+	case $(basename "${lock%/lock}") in *.*) continue ;; esac
+	exec {fd}>"$lock" && flock -n -x "$fd" && held=$((held + 1))
+done
+ok $([ "$held" -gt 0 ]; echo $?) "the prepared trees are held ($held)"
+
+timeout 15 ksplice-create --build "$KSPLICE_BUILD" --patch "$patch" --id waits \
+	-o "$tmp" "$src" >/dev/null 2>"$tmp/waits.log"
+is $? 124 "without copies, a create waits for the tree"
+like "$(cat "$tmp/waits.log")" 'waiting for the prepared tree .*/trees/[0-9a-f]+ \(another create is using it\)$' \
+	"  saying so"
+unlike "$(cat "$tmp/waits.log")" 'compiling' "  and compiling nothing meanwhile"
+out=$(KSPLICE_TREE_COPIES=2 ksplice-create --build "$KSPLICE_BUILD" --patch "$patch" \
+	--id copy -o "$tmp" "$src" 2>"$tmp/copy.log")
+ok $? "with KSPLICE_TREE_COPIES=2 a create runs meanwhile"
+like "$(cat "$tmp/copy.log")" 'the prepared tree is busy: working in its copy .*/trees/[0-9a-f]+\.1$' \
+	"  in the tree's copy"
+like "$(cat "$tmp/copy.log")" 'changed function: __ia32_sys_getppid' \
+	"  and builds the same update"
