@@ -287,24 +287,55 @@ void tree_release(struct tree *t)
 	t->lock_fd = -1;
 }
 
+/*
+ * After patch(1) failed partway the tree is neither before nor after the
+ * patch; every file it names is put back as the source has it.  Only
+ * when that is done is the saved copy dropped: otherwise the next run
+ * takes it as a patch left applied and tries again.
+ */
+static int tree_unpatch_failed(struct tree *t, const char *patch,
+			       const char *saved, bool reverse)
+{
+	const char *why = reverse ? "the patch did not come back out of the tree" :
+			  "the patch did not apply";
+
+	if (tree_restore(t, patch, why))
+		return error("%s is left in %s, to be undone on the next run",
+			     saved, t->dir);
+	unlink(saved);
+	return 0;
+}
+
+/*
+ * --forward in both directions: reversing a patch whose file is not
+ * patched would otherwise apply that file's diff ("Unreversed patch
+ * detected!  Ignoring -R.") and succeed.  A failed reverse leaves the
+ * tree as the source is; a failed forward does too, and still fails.
+ */
 int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run)
 {
 	char *saved = xasprintf("%s/applied.patch", t->dir);
-	char *argv[] = { "patch", "-p1", "--batch", "--silent", "-d", t->src,
-			 "-i", (char *)patch, reverse ? "-R" : "--forward",
-			 dry_run ? "--dry-run" : NULL, NULL };
+	char *argv[] = { "patch", "-p1", "--batch", "--silent", "--forward",
+			 "-d", t->src, "-i", (char *)patch, NULL, NULL, NULL };
 	char *cp[] = { "cp", (char *)patch, saved, NULL };
+	size_t n = 9;
 	int ret;
 
+	if (reverse)
+		argv[n++] = "-R";
+	if (dry_run)
+		argv[n++] = "--dry-run";
 	if (!reverse && !dry_run && run_logged(cp, t->log)) {
 		free(saved);
 		return -1;
 	}
 	ret = run_logged(argv, t->log);
-	if (!ret && reverse)
+	if (!ret && reverse && !dry_run)
 		unlink(saved);
-	if (ret && !reverse && !dry_run)
-		unlink(saved);
+	/* restored, the tree is as before the patch: what a reverse is for */
+	if (ret && !dry_run && !tree_unpatch_failed(t, patch, saved, reverse) &&
+	    reverse)
+		ret = 0;
 	free(saved);
 	return ret;
 }

@@ -39,6 +39,13 @@ void tree_release(struct tree *t);
 int tree_patch(struct tree *t, const char *patch, bool reverse, bool dry_run);
 
 /*
+ * Every file @patch names put back in the tree as the source has it
+ * (patch(1)'s .rej and .orig of them removed), and checked; says so,
+ * with @why, on stderr.  -1, each file that could not be named, if not.
+ */
+int tree_restore(const struct tree *t, const char *patch, const char *why);
+
+/*
  * Compiles @units (e.g. fs/proc/cmdline.o) for live patching and copies
  * each to @dests[i]; @failed[i] says which did not compile.
  */

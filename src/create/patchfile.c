@@ -55,12 +55,12 @@ static int check_twice(const struct patch_files *plus, const char *patch)
 	return 0;
 }
 
-int patch_files_read(const char *patch, struct patch_files *pf)
+/* Every file @patch names (both headers, once each); @plus: its +++ files. */
+static int read_headers(const char *patch, struct patch_files *pf,
+			struct patch_files *plus)
 {
-	struct patch_files plus = { 0 };
 	char *text, *line, *save;
 	size_t len;
-	int ret = 0;
 
 	memset(pf, 0, sizeof(*pf));
 	if (read_file(patch, 64 << 20, &text, &len))
@@ -75,17 +75,38 @@ int patch_files_read(const char *patch, struct patch_files *pf)
 		if (!path)
 			continue;
 		if (line[0] == '+') {
-			plus.paths = xrealloc(plus.paths, (plus.nr + 1) * sizeof(char *));
-			plus.paths[plus.nr++] = xstrdup(path);
+			plus->paths = xrealloc(plus->paths, (plus->nr + 1) * sizeof(char *));
+			plus->paths[plus->nr++] = xstrdup(path);
 		}
 		add_file(pf, path);
 	}
 	free(text);
 	if (!pf->nr)
-		ret = error("%s is not a unified diff (no '+++ b/<file>' lines)",
-			    patch);
-	else
+		return error("%s is not a unified diff (no '+++ b/<file>' lines)",
+			     patch);
+	return 0;
+}
+
+int patch_files_read(const char *patch, struct patch_files *pf)
+{
+	struct patch_files plus = { 0 };
+	int ret = read_headers(patch, pf, &plus);
+
+	if (!ret)
 		ret = check_twice(&plus, patch);
+	patch_files_free(&plus);
+	return ret;
+}
+
+/*
+ * Without the check of two diffs of one file: a patch left applied by
+ * an older ksplice-create, which did not refuse those, is still undone.
+ */
+int patch_files_named(const char *patch, struct patch_files *pf)
+{
+	struct patch_files plus = { 0 };
+	int ret = read_headers(patch, pf, &plus);
+
 	patch_files_free(&plus);
 	return ret;
 }

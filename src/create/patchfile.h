@@ -10,6 +10,8 @@ struct patch_files {
 };
 
 int patch_files_read(const char *patch, struct patch_files *pf);
+/* The same, for undoing @patch: two diffs of one file are not refused. */
+int patch_files_named(const char *patch, struct patch_files *pf);
 void patch_files_free(struct patch_files *pf);
 
 #endif

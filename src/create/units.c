@@ -345,8 +345,11 @@ int units_compile(struct work *w)
 	}
 	if (compile_all(w, "pre"))
 		return -1;
-	if (tree_patch(&w->tree, w->o->patch, false, false))
-		return error("applying %s failed", w->o->patch);
+	if (tree_patch(&w->tree, w->o->patch, false, false)) {
+		show_log_tail(w->log);
+		return error("the patch %s does not apply to %s, though its dry run passed",
+			     w->o->patch, w->o->source);
+	}
 	ret = compile_all(w, "post");
 	if (tree_patch(&w->tree, w->o->patch, true, false))
 		return error("could not take the patch back out of %s; it is removed on the next run",

@@ -67,3 +67,22 @@ sed_patch() {
 	diff -u --label "a/$f" --label "b/$f" "$src/$f" "$out.c" >"$out"
 	[ $? -eq 1 ]
 }
+
+# prepared_tree SOURCE [CONFIG]: the directory of ksplice-create's prepared
+# tree of SOURCE for CONFIG (default the target's), named as tree_key() in
+# src/create/build.c names it; fails if there is none.
+prepared_tree() {
+	local cache=${KSPLICE_CACHE:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/ksplice}} key
+	cache=${cache:-$HOME/.cache/ksplice}
+	key=$(python3 - "$1" "${2:-$KSPLICE_BUILD/.config}" <<'PY'
+import os, re, sys
+src, cfg = os.path.realpath(sys.argv[1]), open(sys.argv[2], 'rb').read()
+cc = re.search(rb'CONFIG_CC_VERSION_TEXT="([^ "]*)', cfg).group(1)
+h = 14695981039346656037
+for b in src.encode() + b'\0' + cfg + cc:
+    h = ((h ^ b) * 1099511628211) & (2**64 - 1)
+print('%016x' % h)
+PY
+) || return
+	[ -d "$cache/trees/$key/src" ] && printf '%s\n' "$cache/trees/$key"
+}

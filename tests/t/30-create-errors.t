@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 33
+plan 46
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -142,5 +142,60 @@ st=$? t1=$(date +%s)
 is "$st" 1 "-o /nonexistent is refused"
 like "$msg" '-o /nonexistent: No such file or directory' "  saying so"
 ok $(( t1 - t0 > 3 )) "  within seconds, before compiling anything ($((t1 - t0)) s)"
+
+# The prepared tree is never left half-patched.  fs/proc/./cmdline.c is
+# fs/proc/cmdline.c under a name the check of two diffs of one file does
+# not know: patch's dry run passes (each diff is checked against the file
+# as it is), the real run applies the first diff and rejects the second.
+tree=$(prepared_tree "$src")
+ok $? "the prepared tree of the pinned source is found ($tree)"
+# same_as_source FILE...: each FILE of the prepared tree is the source's.
+same_as_source() {
+	local f
+	for f in "$@"; do
+		flock "$tree/lock" cmp -s "$src/$f" "$tree/src/$f" || return
+		[ ! -e "$tree/src/$f.rej" ] && [ ! -e "$tree/src/$f.orig" ] || return
+	done
+}
+{ printf -- '--- a/fs/proc/cmdline.c\n+++ b/fs/proc/cmdline.c\n@@ -9,1 +9,1 @@\n-\tseq_puts(m, saved_command_line);\n+\tseq_puts(m, "half-applied");\n'
+  printf -- '--- a/fs/proc/./cmdline.c\n+++ b/fs/proc/./cmdline.c\n@@ -9,1 +9,1 @@\n-\tseq_puts(m, saved_command_line);\n+\tseq_puts(m, "never");\n'; } >"$tmp/alias.patch"
+upd=$(make_update "$tmp/alias.patch" alias)
+ok $(( $? == 0 )) "a patch whose second diff fails only when applied for real is refused"
+log=$(cat "$tmp/create-alias.log")
+like "$log" 'does not apply to .*though its dry run passed' "  ... saying so"
+like "$log" 'the patch did not apply; the 2 files it names in .* are restored from the source' \
+	"  ... and that the prepared tree is restored"
+same_as_source fs/proc/cmdline.c
+ok $? "  the prepared tree's fs/proc/cmdline.c is the source's again, no .rej or .orig left"
+flock "$tree/lock" test ! -e "$tree/applied.patch"
+ok $? "  and no patch is recorded as applied in it"
+
+# A run killed while patch applied the first of two files leaves the
+# tree half-patched, with the patch recorded: the next run's reverse
+# fails (the second file is not patched; without --forward patch would
+# "ignore -R" and patch it) and every file is restored instead.
+{ printf -- '--- a/fs/proc/cmdline.c\n+++ b/fs/proc/cmdline.c\n@@ -9,1 +9,1 @@\n-\tseq_puts(m, saved_command_line);\n+\tseq_puts(m, "crashed");\n'
+  printf -- '--- a/fs/proc/version.c\n+++ b/fs/proc/version.c\n@@ -1,1 +1,1 @@\n'
+  head -n 1 "$src/fs/proc/version.c" | sed 's/^/-/'
+  head -n 1 "$src/fs/proc/version.c" | sed 's/^/+/; s/$/ \/* crashed *\//'; } >"$tmp/crash.patch"
+head -n 6 "$tmp/crash.patch" >"$tmp/crash-first.patch"
+flock "$tree/lock" sh -c 'cp "$1" "$2/applied.patch" &&
+	patch -p1 --batch --silent --forward -d "$2/src" -i "$3"' - \
+	"$tmp/crash.patch" "$tree" "$tmp/crash-first.patch"
+ok $? "a crashed run's state is set up: the patch recorded, its first file patched"
+edit_patch fs/proc/cmdline.c 's/^\tseq_putc(m, .\\n.);/\tseq_puts(m, " after");\n&/' \
+	>"$tmp/after.patch"
+upd=$(make_update "$tmp/after.patch" after)
+ok $? "the next create on the same tree builds"
+log=$(cat "$tmp/create-after.log")
+like "$log" 'the patch did not come back out of the tree; the 2 files it names in .* are restored from the source' \
+	"  after restoring the crashed run's files, saying so"
+like "$log" 'changed function: cmdline_proc_show' "  its update replaces cmdline_proc_show"
+unlike "$log" 'changed function: version_proc_show|crashed|half-applied' \
+	"  built from the source, not from a crashed or failed run's changes"
+same_as_source fs/proc/cmdline.c fs/proc/version.c
+ok $? "  and the prepared tree's files are the source's afterwards"
+flock "$tree/lock" test ! -e "$tree/applied.patch"
+ok $? "  with no patch recorded as applied"
 
 is "$(md5sum "$src/fs/proc/cmdline.c")" "$sum_before" "the source tree is left unmodified"
