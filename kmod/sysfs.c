@@ -273,6 +273,7 @@ static void ksplice_release(struct kobject *kobj)
 
 	ksplice_bindings_clear(&core->bindings);
 	ksplice_fstates_free(core);
+	ksplice_dstates_free(core);
 	ksplice_objects_free(core->update);
 	kfree(core);
 }
