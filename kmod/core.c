@@ -328,7 +328,9 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		ksplice_view_done(v, core, 0);
 		return 0;
 	}
-	ret = ksplice_match_all(&v->core);
+	ret = v->core.replacing ? ksplice_data_check_replace(&v->core) : 0;
+	if (!ret)
+		ret = ksplice_match_all(&v->core);
 	if (!ret)
 		ret = ksplice_added_uses_bound(&v->core);
 	if (!ret)

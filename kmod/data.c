@@ -469,6 +469,32 @@ int ksplice_data_stale(struct ksplice_core *core, int i, bool undo)
 				 d->name, undo ? "post" : "pre");
 }
 
+/*
+ * A cumulative update takes the place of every applied one, and has no
+ * data of its own (validate.c): data another one patched would stay
+ * patched under an update marked reversed.  Refused until it can take
+ * that data over.
+ */
+int ksplice_data_check_replace(struct ksplice_core *core)
+{
+	struct ksplice_core *other;
+	unsigned int i;
+
+	list_for_each_entry(other, &ksplice_updates, list) {
+		if (other->ds == core->ds ||
+		    other->stage != KSPLICE_STAGE_APPLIED)
+			continue;
+		for (i = 0; i < other->update->nr_data; i++)
+			if (other->ds[i].live)
+				return ksplice_set_abort(core,
+					KSPLICE_ABORT_UNPATCHABLE,
+					"update %s patched %s in place, which a cumulative update cannot take over yet; reverse it first",
+					other->update->id,
+					other->update->data[i].name);
+	}
+	return 0;
+}
+
 /* Has @core data in @target? */
 bool ksplice_data_in(const struct ksplice_core *core, const char *target)
 {

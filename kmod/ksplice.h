@@ -309,6 +309,7 @@ int ksplice_data_check(const struct ksplice_core *core, bool undo);
 void ksplice_data_write(const struct ksplice_core *core, bool undo);
 int ksplice_data_stale(struct ksplice_core *core, int i, bool undo);
 bool ksplice_data_in(const struct ksplice_core *core, const char *target);
+int ksplice_data_check_replace(struct ksplice_core *core);
 void ksplice_data_going(struct ksplice_core *core, const char *target);
 
 /* reloc.c */
