@@ -19,7 +19,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 29
+plan 30
 p=$KSPLICE_TOP/tests/patches
 ng=$(make_update "$p/ngroups-max.patch" rdng)
 ok $? "ksplice-create builds the ngroups_max update"
@@ -47,6 +47,7 @@ out=$(vm --file "$ng" --file "$ng2" --file "$pb" -- '
 	ksplice-apply ksplice-rdng2.tar.gz; echo "APPLY2=$?"; ng two
 	ksplice-undo rdng; echo "UNDO-OUT-OF-ORDER=$?"; ng out-of-order
 	echo "STAGE1 $(cat /sys/kernel/ksplice/rdng/stage)"
+	echo "DATA1 $(cat /sys/kernel/ksplice/rdng/data)"
 	ksplice-undo rdng2; echo "UNDO2=$?"; ng undo-two
 	ksplice-undo rdng; echo "UNDO1=$?"; ng undo-one
 	ksplice-apply ksplice-rdpb.tar.gz; echo "APPLY-PB=$?"; pt applied
@@ -69,6 +70,8 @@ like "$out" 'UNDO-OUT-OF-ORDER=[1-9]' "undoing the first while the second stands
 like "$out" 'ngroups_max: update rdng2 changed it on top of this one; reverse it first' "  naming the update on top"
 like "$out" '^NG out-of-order 16384$' "  with the kernel unchanged"
 like "$out" '^STAGE1 applied$' "  and the first still applied"
+like "$out" '^DATA1 ngroups_max vmlinux 0xffffffff[0-9a-f]+ patched$' \
+	"  its sysfs data says the variable, where it runs and that it is patched"
 like "$out" 'UNDO2=0' "the second undoes"
 like "$out" '^NG undo-two 32768$' "  back to the first's value"
 like "$out" 'UNDO1=0' "then the first undoes"
