@@ -86,12 +86,13 @@ apply_detail() {
 	112) echo "ksplice_test_jl_nt: jump label where the jump goes, and no ftrace site: the kernel rewrites a loading module's jump labels even when pinned, so module ksplice_target's cannot be" ;;
 	113) echo "ksplice_no_such_table (ksplice_target): not found" ;;
 	114) echo "ksplice_test_ops (ksplice_target): no variable of that name holds the pre image (1 of that name)" ;;
+	115) echo "ksplice_test_counter (ksplice_target): not in read-only data: it cannot be patched in place" ;;
 	esac
 }
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match \
 	    110:unpatchable 111:unpatchable 112:unpatchable \
-	    113:failed_to_find 114:no_match; do
+	    113:failed_to_find 114:no_match 115:unpatchable; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then

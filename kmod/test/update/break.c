@@ -12,7 +12,7 @@
 /*
  * Read-only data patched in place (ABI 8): the target's proc_ops table,
  * with images that are not its bytes.  bad=18..22 break it so that
- * registration fails; bad=113, 114 register it and the apply fails.
+ * registration fails; bad=113..115 register it and the apply fails.
  */
 static const unsigned char ksplice_test_img[16];
 static struct ksplice_reloc ksplice_test_drel[2] = {
@@ -31,7 +31,7 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 {
 	struct ksplice_object *o = (struct ksplice_object *)u->objs;
 
-	if ((bad < 18 || bad > 22) && bad != 113 && bad != 114)
+	if ((bad < 18 || bad > 22) && (bad < 113 || bad > 115))
 		return;
 	o->data = &ksplice_test_data;
 	o->nr_data = 1;
@@ -56,6 +56,13 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 		break;
 	case 114:
 		ksplice_test_data.nr_pre_relocs = 0;
+		break;
+	/* Writable: its running value is not its initial value. */
+	case 115:
+		ksplice_test_data.name = "ksplice_test_counter";
+		ksplice_test_data.size = sizeof(int);
+		ksplice_test_data.nr_pre_relocs = 0;
+		ksplice_test_data.nr_post_relocs = 0;
 		break;
 	}
 }
