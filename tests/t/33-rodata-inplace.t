@@ -12,6 +12,12 @@
 #    param_get_invbool: relocations in both images (the pre ones proven
 #    against the running table, the post one resolved by name), and
 #    /sys/module/printk/parameters/time reads N while applied.
+#  - tests/patches/seg6-policy.patch, the Debian-style case: a netlink
+#    policy and a function of the same unit in one update, so one stop
+#    writes both.  What the policy does is seen only through generic
+#    netlink, which the guest lacks: its SEG6_ATTR_SECRETLEN entry is read
+#    (kpeek) instead, NLA_U8 with no check before, NLA_VALIDATE_MAX 64
+#    while applied.
 # Refused as a change of existing data, or carried as a copy nothing
 # points at, the files would not change.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -19,7 +25,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 30
+plan 37
 p=$KSPLICE_TOP/tests/patches
 ng=$(make_update "$p/ngroups-max.patch" rdng)
 ok $? "ksplice-create builds the ngroups_max update"
@@ -33,10 +39,12 @@ ok $? "ksplice-create builds the param_ops_bool update"
 like "$(cat "$tmp/create-rdpb.log")" \
 	'changed data: param_ops_bool: its initial value \(what it points at\), read-only: patched in place \(32 bytes\)' \
 	"  an ops table whose pointer changes is patched in place"
-[ -s "${ng:-}" ] && [ -s "${ng2:-}" ] && [ -s "${pb:-}" ] || {
+seg=$(make_update "$p/seg6-policy.patch" rdseg)
+ok $? "ksplice-create builds the seg6 policy update (a function and the table)"
+[ -s "${ng:-}" ] && [ -s "${ng2:-}" ] && [ -s "${pb:-}" ] && [ -s "${seg:-}" ] || {
 	sed 's/^/# /' "$tmp"/create-*.log; bail "an update was not built"; }
 
-out=$(vm --file "$ng" --file "$ng2" --file "$pb" -- '
+out=$(vm --file "$ng" --file "$ng2" --file "$pb" --file "$seg" -- '
 	ng() { echo "NG $1 $(cat /proc/sys/kernel/ngroups_max)"; }
 	pt() { echo "PT $1 $(cat /sys/module/printk/parameters/time)"; }
 	ng stock; pt stock
@@ -52,6 +60,13 @@ out=$(vm --file "$ng" --file "$ng2" --file "$pb" -- '
 	ksplice-undo rdng; echo "UNDO1=$?"; ng undo-one
 	ksplice-apply ksplice-rdpb.tar.gz; echo "APPLY-PB=$?"; pt applied
 	ksplice-undo rdpb; echo "UNDO-PB=$?"; pt undone
+	seg() {	# the SEG6_ATTR_SECRETLEN entry (the sixth, of 16 bytes)
+		a=$(awk "\$3 == \"seg6_genl_policy\" { print \$1 }" /proc/kallsyms)
+		echo "SEG $1 $(kpeek 0x$(printf %x $((0x$a + 80))) 16)"; }
+	seg stock
+	ksplice-apply ksplice-rdseg.tar.gz; echo "APPLY-SEG=$?"; seg applied
+	echo "SEGFN $(cat /sys/kernel/ksplice/rdseg/functions)"
+	ksplice-undo rdseg; echo "UNDO-SEG=$?"; seg undone
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 ' 2>&1)
 ok $? "the guest ran the scenario (the rig exited 0)"
@@ -80,4 +95,10 @@ like "$out" 'APPLY-PB=0' "the param_ops_bool update applies"
 like "$out" '^PT applied N$' "  and a bool parameter reads through param_get_invbool (N)"
 like "$out" 'UNDO-PB=0' "it undoes"
 like "$out" '^PT undone Y$' "  and the parameter reads Y again"
+like "$out" '^SEG stock 01000000000000000000000000000000$' "stock: seg6's SECRETLEN policy is NLA_U8, unchecked"
+like "$out" 'APPLY-SEG=0' "the seg6 update applies"
+like "$out" '^SEG applied 01040000000000000000400000000000$' "  and the running policy entry is NLA_POLICY_MAX(NLA_U8, 64)"
+like "$out" '^SEGFN seg6_genl_get_tunsrc 0xffffffff[0-9a-f]+ 0x' "  with its function replaced in the same update"
+like "$out" 'UNDO-SEG=0' "it undoes"
+like "$out" '^SEG undone 01000000000000000000000000000000$' "  and the entry is the stock one again"
 unlike "$out" 'DMESG: ' "no oops or warning in dmesg"
