@@ -17,7 +17,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 50
+plan 54
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -135,6 +135,18 @@ unlike "$out" 'existing variable' "  not refused as a change of existing data"
 ok $([ -s "$tmp/out/ksplice-segdata.tar.gz" ]; echo $?) "  and writes the update"
 tar -xzOf "$tmp/out/ksplice-segdata.tar.gz" ksplice_segdata.ko >"$tmp/seg.ko"
 like "$(strings "$tmp/seg.ko")" '^seg6_genl_policy$' "  whose module names the table for the core"
+
+# The post image refers to a function another unit of the update adds: the
+# running kernel has no such symbol, so not in place (v1), refused.
+mkdir -p "$tmp/out2"
+out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/param-bool-new-get.patch" \
+	--id pbnew -o "$tmp/out2" "$src" 2>&1)
+rc=$?
+ok $([ "$rc" != 0 ]; echo $?) "a read-only table pointing at another unit's new function is refused (exit $rc)"
+like "$out" 'new function: param_get_bool_yn \(kernel/sysctl.c, vmlinux\)' "  the new function is found"
+like "$out" 'changed data: param_ops_bool: its new value refers to param_get_bool_yn, new in this update: it cannot be patched in place' \
+	"  and named as what keeps the table from being patched in place"
+ok $([ -z "$(ls -A "$tmp/out2")" ]; echo $?) "  and no update is written"
 
 upd=$(make_update "$KSPLICE_TOP/tests/patches/seg6-tunsrc.patch" segcode "$src")
 ok $? "the same code change without the data change builds an update"
