@@ -10,7 +10,9 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	7	/* 6: hooks; 7: new_vars, FUNC_GLOBAL */
+#define KSPLICE_ABI_VERSION	8	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
+					 * 8: data (read-only data patched in
+					 * place) */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -194,6 +196,38 @@ struct ksplice_var {
 	unsigned long size;
 };
 
+/*
+ * A read-only variable of the running kernel whose initial value the
+ * patch changes (a netlink policy, an ops table).  Its running value is
+ * its initial value, so the change is exact: the core finds @name in
+ * the target (the bindings of @unit first; among several of that name,
+ * the one whose bytes are the pre image), and, in the stop that writes
+ * the jumps, checks that the running bytes are the pre image and writes
+ * the post image; undo checks for the post image and writes the pre one
+ * back.  An image is @pre (or @post) with each relocation's field
+ * holding S + addend, S the address of its symbol: in the pre image, S
+ * is read back from the running bytes and proven to be an address of
+ * that name, as in pre code; in the post image, it is resolved as for
+ * new code.  Relocations are R_X86_64_64 only, named, inside the
+ * variable and not overlapping.  The variable must lie in the target's
+ * read-only data (not __ro_after_init).
+ */
+#define KSPLICE_MAX_DATA	1024	/* of one object */
+#define KSPLICE_MAX_DATA_SIZE	(1 << 16)
+
+struct ksplice_data {
+	const char *name;		/* kallsyms name of the variable */
+	const char *target;		/* set by the core: its object's name */
+	const char *unit;		/* its source file */
+	unsigned int size;
+	const unsigned char *pre;	/* @size bytes each */
+	const struct ksplice_reloc *pre_relocs;
+	unsigned int nr_pre_relocs;
+	const unsigned char *post;
+	const struct ksplice_reloc *post_relocs;
+	unsigned int nr_post_relocs;
+};
+
 struct ksplice_object {
 	const char *name;		/* "vmlinux" or a module name */
 	const struct ksplice_func *funcs;
@@ -213,6 +247,8 @@ struct ksplice_object {
 	unsigned int nr_hooks;
 	const struct ksplice_var *new_vars;
 	unsigned int nr_new_vars;
+	const struct ksplice_data *data;	/* ABI 8 */
+	unsigned int nr_data;
 };
 
 struct ksplice_update {
@@ -228,12 +264,14 @@ struct ksplice_update {
 
 	/*
 	 * Set by the core when it registers the update: every object's
-	 * functions in one array, each with its target.
+	 * functions (and data) in one array, each with its target.
 	 */
 	const struct ksplice_func *funcs;
 	unsigned int nr_funcs;
 	const struct ksplice_func *new_funcs;
 	unsigned int nr_new_funcs;
+	const struct ksplice_data *data;
+	unsigned int nr_data;
 	void *core;			/* the core's, never the update's */
 };
 

@@ -62,6 +62,24 @@ static inline bool ksplice_mod_in_text(const struct module *mod,
 }
 
 /*
+ * The part of @mod holding its read-only data (__ro_after_init excluded):
+ * after the text of its core layout up to ro_size in 6.1, its own
+ * mem[MOD_RODATA] from 6.4.
+ */
+static inline void ksplice_mod_rodata(const struct module *mod,
+				      unsigned long *start, unsigned long *end)
+{
+#if KSPLICE_HAVE_MODULE_MEMORY
+	*start = (unsigned long)mod->mem[MOD_RODATA].base;
+	*end = *start + mod->mem[MOD_RODATA].size;
+#else
+	*start = (unsigned long)mod->core_layout.base +
+		 mod->core_layout.text_size;
+	*end = (unsigned long)mod->core_layout.base + mod->core_layout.ro_size;
+#endif
+}
+
+/*
  * The ftrace handler's way to send the traced call elsewhere: 6.1's
  * ftrace_instruction_pointer_set() became ftrace_regs_set_instruction_pointer()
  * (renamed with the other ftrace_regs accessors before 6.12; a macro on x86

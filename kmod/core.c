@@ -127,6 +127,8 @@ static struct ksplice_view *ksplice_view_alloc(struct ksplice_core *core)
 	v->update.funcs = v->funcs;
 	v->update.nr_funcs = 0;
 	v->core.update = &v->update;
+	/* data.c: the data selected for the operation is the view's. */
+	v->core.ds = core->ds;
 	mutex_init(&v->core.status_lock);
 	ksplice_bindings_init(&v->core.bindings);
 	v->core.stage = core->stage;
@@ -304,7 +306,7 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 	const struct ksplice_update *u = core->update;
 	u64 objs = ksplice_hooks_objs(u, target);
 	struct ksplice_view *v;
-	unsigned int i, k;
+	unsigned int i, k, nd;
 	int ret;
 
 	v = ksplice_view_alloc(core);
@@ -321,17 +323,22 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 			     ksplice_target_present(u->funcs[i].target))
 			ksplice_view_add(v, core, i);
 	}
-	if (!v->update.nr_funcs && !v->core.replacing && !objs) {
+	nd = ksplice_data_select(core, target, false);
+	if (!v->update.nr_funcs && !v->core.replacing && !objs && !nd) {
 		ksplice_view_done(v, core, 0);
 		return 0;
 	}
-	ret = ksplice_match_all(&v->core);
+	ret = v->core.replacing ? ksplice_data_check_replace(&v->core) : 0;
+	if (!ret)
+		ret = ksplice_match_all(&v->core);
 	if (!ret)
 		ret = ksplice_added_uses_bound(&v->core);
 	if (!ret)
 		ret = ksplice_check_overlap(core, &v->core);
 	if (!ret)
 		ret = ksplice_relocate_all(&v->core);
+	if (!ret)
+		ret = ksplice_data_prepare(&v->core, false);
 	/*
 	 * The first attempt's stacks are walked before the pre-apply hooks
 	 * (prewalk.c): a task a hook sets moving is walked again in the stop.
@@ -346,6 +353,7 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		ret = ksplice_patch_retry(&v->core, false);
 	ksplice_prewalk_free(v->core.prewalk);
 	v->core.prewalk = NULL;
+	ksplice_data_finish(&v->core, false, ret);
 	if (ret)
 		ksplice_disarm_all(&v->core);
 	for (k = 0; k < v->update.nr_funcs; k++) {
@@ -369,7 +377,7 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 	const struct ksplice_update *u = core->update;
 	struct ksplice_view *v = ksplice_view_alloc(core);
 	bool retargeted = false;
-	unsigned int i, k;
+	unsigned int i, k, nd;
 	int ret = 0;
 
 	if (!v)
@@ -379,8 +387,12 @@ static int ksplice_reverse_live(struct ksplice_core *core)
 		if (core->fs[i].live)
 			ksplice_view_add(v, core, i);
 	v->core.hook_objs = core->hooks_ran[KSPLICE_HOOK_STOP_APPLY];
-	if (v->update.nr_funcs || v->core.hook_objs)
+	nd = ksplice_data_select(core, NULL, true);
+	if (nd)
+		ret = ksplice_data_prepare(&v->core, true);
+	if (!ret && (v->update.nr_funcs || v->core.hook_objs || nd))
 		ret = ksplice_patch_retry(&v->core, true);
+	ksplice_data_finish(&v->core, true, ret);
 	if (!ret)
 		ksplice_disarm_all(&v->core);
 	for (k = 0; !ret && k < v->update.nr_funcs; k++) {
@@ -489,7 +501,8 @@ static bool ksplice_targets(const struct ksplice_core *core, const char *name)
 	for (i = 0; i < core->update->nr_funcs; i++)
 		if (!strcmp(core->update->funcs[i].target, name))
 			return true;
-	return ksplice_hooks_in(core->update, name);
+	return ksplice_hooks_in(core->update, name) ||
+	       ksplice_data_in(core, name);
 }
 
 /* The applied update targeting @name applied first after @after. */
@@ -552,6 +565,7 @@ static void ksplice_module_going(struct module *mod)
 	list_for_each_entry(core, &ksplice_updates, list) {
 		u = core->update;
 		ksplice_hooks_going(core, mod->name);
+		ksplice_data_going(core, mod->name);
 		for (i = 0; i < u->nr_funcs; i++) {
 			fs = &core->fs[i];
 			if (strcmp(u->funcs[i].target, mod->name))
@@ -635,9 +649,11 @@ static int __ksplice_register(struct ksplice_update *u, char *why, size_t len)
 	if (!ret && !core)
 		ret = -ENOMEM;
 	if (!ret) {
-		ret = ksplice_fstates_build(core, why, len);
+		ret = ksplice_fstates_build(core, why, len) ?:
+		      ksplice_dstates_build(core, why, len);
 		if (ret) {
 			ksplice_fstates_free(core);
+			ksplice_dstates_free(core);
 			kfree(core);
 		}
 	}
@@ -672,8 +688,8 @@ int ksplice_register_update(struct ksplice_update *update)
 	if (ret)
 		pr_warn("rejected update: %s\n", why[0] ? why : "error");
 	else
-		pr_info("%s: loaded, %u functions\n", update->id,
-			update->nr_funcs);
+		pr_info("%s: loaded, %u functions, %u read-only variables\n",
+			update->id, update->nr_funcs, update->nr_data);
 	kfree(why);
 	return ret;
 }

@@ -101,6 +101,21 @@ struct ksplice_fstate {
 					 * while it is in */
 };
 
+/*
+ * Per read-only variable patched in place (data.c): shared by the
+ * update and its views, so that what an apply in a view did stays.
+ */
+struct ksplice_dstate {
+	unsigned long addr;		/* the running variable, 0 if unknown */
+	u8 *pre;			/* the images, resolved for @addr */
+	u8 *post;
+	struct page **pages;		/* under @addr, while @alias is */
+	void *alias;			/* a writable mapping of them */
+	bool sel;			/* in the operation under way */
+	bool live;			/* the post image is in */
+	u64 seq;			/* when it went live, as fs->seq */
+};
+
 struct ksplice_conflict {
 	char comm[TASK_COMM_LEN];
 	pid_t pid;
@@ -137,6 +152,8 @@ struct ksplice_core {
 	struct list_head list;		/* in ksplice_updates */
 	struct ksplice_update *update;
 	struct ksplice_fstate *fs;	/* one per update->funcs */
+	struct ksplice_dstate *ds;	/* one per update->data; a view's is
+					 * its update's */
 	struct ksplice_bindings bindings;
 	bool holds_ref;			/* on the update module */
 
@@ -281,7 +298,23 @@ void ksplice_fstates_free(struct ksplice_core *core);
 int ksplice_match_all(struct ksplice_core *core);
 unsigned long ksplice_kprobe_in(unsigned long start, unsigned long end);
 
+/* data.c */
+int ksplice_dstates_build(struct ksplice_core *core, char *why, size_t len);
+void ksplice_dstates_free(struct ksplice_core *core);
+unsigned int ksplice_data_select(struct ksplice_core *core, const char *target,
+				 bool undo);
+int ksplice_data_prepare(struct ksplice_core *core, bool undo);
+void ksplice_data_finish(struct ksplice_core *core, bool undo, int ret);
+int ksplice_data_check(const struct ksplice_core *core, bool undo);
+void ksplice_data_write(const struct ksplice_core *core, bool undo);
+int ksplice_data_stale(struct ksplice_core *core, int i, bool undo);
+bool ksplice_data_in(const struct ksplice_core *core, const char *target);
+int ksplice_data_check_replace(struct ksplice_core *core);
+void ksplice_data_going(struct ksplice_core *core, const char *target);
+
 /* reloc.c */
+int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
+		      const struct ksplice_reloc *r, unsigned long *sym);
 bool ksplice_view_has_target(const struct ksplice_core *core,
 			     const char *target);
 int ksplice_relocate_all(struct ksplice_core *core);

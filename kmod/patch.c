@@ -2,8 +2,8 @@
 /*
  * Apply and undo: inside one stop_machine() on all online CPUs, check
  * that no task is in the code being left and then write (or restore)
- * the jumps of every function of the update.  Either all functions
- * change in one stop or none does.
+ * the jumps of every function of the update, and its read-only data
+ * (data.c).  Either all of them change in one stop or none does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,6 +25,8 @@ struct ksplice_stop {
 	int phase;			/* of the pokes, see ksplice_stop_sync() */
 	atomic_t acks;			/* of the phases, by the other CPUs */
 	unsigned int stale;		/* function whose bytes changed */
+	int stale_data;			/* variable whose bytes are not the
+					 * image expected (data.c) */
 	u64 ns;				/* the whole callback */
 	struct ksplice_conflicts conflicts;
 };
@@ -83,6 +85,9 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 			return -ESTALE;
 		}
 	}
+	st->stale_data = ksplice_data_check(core, st->undo);
+	if (st->stale_data >= 0)
+		return -EILSEQ;
 	/* Undo: the state swaps back while the new code is still in. */
 	if (st->undo)
 		ksplice_hooks_stop(core, true);
@@ -110,6 +115,7 @@ static int ksplice_stop_work(struct ksplice_stop *st)
 				 ksplice_after(fs, st->undo),
 				 (unsigned long)core->update->funcs[i].new_code);
 	}
+	ksplice_data_write(core, st->undo);
 	ksplice_arch_poke(st->pokes);
 	if (!st->undo)
 		ksplice_hooks_stop(core, false);
@@ -239,6 +245,8 @@ static int ksplice_stop_result(struct ksplice_stop *st, int ret)
 					 c->func);
 	if (ret == -ESTALE)
 		return ksplice_stale_result(st);
+	if (ret == -EILSEQ)
+		return ksplice_data_stale(core, st->stale_data, st->undo);
 	if (ret)
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
 					 "stop_machine: %d", ret);

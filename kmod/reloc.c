@@ -13,9 +13,9 @@
 #include <linux/slab.h>
 #include "ksplice.h"
 
-static int ksplice_reloc_sym(struct ksplice_core *core,
-			     const struct ksplice_func *f,
-			     const struct ksplice_reloc *r, unsigned long *sym)
+/* Also for the post images of read-only data (data.c). */
+int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
+		      const struct ksplice_reloc *r, unsigned long *sym)
 {
 	int ret;
 

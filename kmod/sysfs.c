@@ -135,6 +135,29 @@ static ssize_t functions_show(struct kobject *kobj, struct kobj_attribute *a,
 	return n;
 }
 
+/*
+ * The read-only variables patched in place (data.c): name, target, the
+ * running address (0 until found) and whether the post image is in.
+ * Under ksplice_mutex: the addresses change with applies and modules.
+ */
+static ssize_t data_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	struct ksplice_core *core = to_core(kobj);
+	const struct ksplice_update *u = core->update;
+	unsigned int i;
+	ssize_t n = 0;
+
+	if (mutex_lock_interruptible(&ksplice_mutex))
+		return -EINTR;
+	for (i = 0; i < u->nr_data; i++)
+		n += sysfs_emit_at(buf, n, "%s %s 0x%lx %s\n", u->data[i].name,
+				   u->data[i].target, core->ds[i].addr,
+				   core->ds[i].live ? "patched" : "-");
+	mutex_unlock(&ksplice_mutex);
+	return n;
+}
+
 /* The update's functions grouped by target, in the order they first come. */
 static ssize_t targets_show(struct kobject *kobj, struct kobj_attribute *a,
 			    char *buf)
@@ -243,6 +266,7 @@ static struct kobj_attribute abort_detail_attr = __ATTR_RO_MODE(abort_detail,
 								0400);
 static struct kobj_attribute conflicts_attr = __ATTR_RO_MODE(conflicts, 0400);
 static struct kobj_attribute functions_attr = __ATTR_RO_MODE(functions, 0400);
+static struct kobj_attribute data_attr = __ATTR_RO_MODE(data, 0400);
 static struct kobj_attribute targets_attr = __ATTR_RO(targets);
 static struct kobj_attribute stacks_attr = __ATTR_RO(stacks);
 static struct kobj_attribute max_tries_attr = __ATTR_RW_MODE(max_tries, 0600);
@@ -257,6 +281,7 @@ static struct attribute *ksplice_attrs[] = {
 	&abort_detail_attr.attr,
 	&conflicts_attr.attr,
 	&functions_attr.attr,
+	&data_attr.attr,
 	&targets_attr.attr,
 	&stacks_attr.attr,
 	&max_tries_attr.attr,
@@ -273,6 +298,7 @@ static void ksplice_release(struct kobject *kobj)
 
 	ksplice_bindings_clear(&core->bindings);
 	ksplice_fstates_free(core);
+	ksplice_dstates_free(core);
 	ksplice_objects_free(core->update);
 	kfree(core);
 }

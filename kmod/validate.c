@@ -297,6 +297,96 @@ static int ksplice_check_vars(const struct ksplice_update *u,
 	return 0;
 }
 
+/*
+ * The relocations of one image of @d: named, absolute 64-bit fields
+ * inside the variable that do not overlap (sorted by the check below).
+ */
+static int ksplice_check_data_relocs(const struct module *mod,
+				     const struct ksplice_data *d,
+				     const struct ksplice_reloc *relocs,
+				     unsigned int nr, char *why, size_t len)
+{
+	const struct ksplice_reloc *r;
+	unsigned int i;
+
+	if (nr > d->size / 8 ||
+	    (nr && !ksplice_in_mod(mod, relocs, nr * sizeof(*relocs))))
+		return KSPLICE_WHY("%s: bad reloc array", d->name);
+	for (i = 0; i < nr; i++) {
+		r = &relocs[i];
+		if (!ksplice_str_ok(mod, r->symbol, KSYM_NAME_LEN - 1, false))
+			return KSPLICE_WHY("%s: reloc %u: bad symbol name",
+					   d->name, i);
+		if (r->type != R_X86_64_64 || r->expect_len)
+			return KSPLICE_WHY("%s: reloc at +0x%x: unsupported type %u",
+					   d->name, r->offset, r->type);
+		if (d->size < 8 || r->offset > d->size - 8)
+			return KSPLICE_WHY("%s: reloc at +0x%x outside the variable",
+					   d->name, r->offset);
+		/* In order, so that overlaps are with the one before. */
+		if (i && r->offset < relocs[i - 1].offset + 8)
+			return KSPLICE_WHY("%s: relocs overlap or are unsorted at +0x%x",
+					   d->name, r->offset);
+	}
+	return 0;
+}
+
+static int ksplice_check_data(const struct ksplice_update *u,
+			      const struct ksplice_object *o,
+			      const struct ksplice_data *d, char *why,
+			      size_t len)
+{
+	const struct module *mod = u->mod;
+
+	if (!ksplice_str_ok(mod, d->name, KSYM_NAME_LEN - 1, false))
+		return KSPLICE_WHY("%s: data %td: bad name", o->name,
+				   d - o->data);
+	if (d->target)
+		return KSPLICE_WHY("%s: sets its target", d->name);
+	if (!ksplice_str_ok(mod, d->unit, PATH_MAX - 1, false))
+		return KSPLICE_WHY("%s: bad unit", d->name);
+	if (!d->size || d->size > KSPLICE_MAX_DATA_SIZE ||
+	    !ksplice_in_mod(mod, d->pre, d->size) ||
+	    !ksplice_in_mod(mod, d->post, d->size))
+		return KSPLICE_WHY("%s: bad images", d->name);
+	return ksplice_check_data_relocs(mod, d, d->pre_relocs,
+					 d->nr_pre_relocs, why, len) ?:
+	       ksplice_check_data_relocs(mod, d, d->post_relocs,
+					 d->nr_post_relocs, why, len);
+}
+
+/*
+ * The read-only data object @o patches in place.  A cumulative update
+ * (REPLACE) has none yet: its pre image is the stock one, which the
+ * running bytes are not once an update it replaces changed them.
+ */
+static int ksplice_check_data_array(const struct ksplice_update *u,
+				    const struct ksplice_object *o,
+				    char *why, size_t len)
+{
+	unsigned int i, j;
+	int ret;
+
+	if (o->nr_data > KSPLICE_MAX_DATA ||
+	    (o->nr_data && !ksplice_in_mod(u->mod, o->data,
+					   o->nr_data * sizeof(*o->data))))
+		return KSPLICE_WHY("%s: bad data array", o->name);
+	if (o->nr_data && (u->flags & KSPLICE_UPDATE_REPLACE))
+		return KSPLICE_WHY("%s: a cumulative update patching data in place is not supported",
+				   o->name);
+	for (i = 0; i < o->nr_data; i++) {
+		ret = ksplice_check_data(u, o, &o->data[i], why, len);
+		if (ret)
+			return ret;
+		for (j = 0; j < i; j++)
+			if (!strcmp(o->data[j].name, o->data[i].name) &&
+			    !strcmp(o->data[j].unit, o->data[i].unit))
+				return KSPLICE_WHY("%s: data %s twice", o->name,
+						   o->data[i].name);
+	}
+	return 0;
+}
+
 static int ksplice_check_object(const struct ksplice_update *u,
 				unsigned int i, char *why, size_t len)
 {
@@ -322,7 +412,8 @@ static int ksplice_check_object(const struct ksplice_update *u,
 	    (o->nr_hooks && !ksplice_in_mod(u->mod, o->hooks,
 					    o->nr_hooks * sizeof(*o->hooks))))
 		return KSPLICE_WHY("%s: bad hook array", o->name);
-	ret = ksplice_check_vars(u, o, why, len);
+	ret = ksplice_check_vars(u, o, why, len) ?:
+	      ksplice_check_data_array(u, o, why, len);
 	if (ret)
 		return ret;
 	return ksplice_hooks_validate(o, why, len);
@@ -344,6 +435,29 @@ static int ksplice_copy_funcs(const struct ksplice_object *o,
 	return 0;
 }
 
+/* The data of all objects in one array, u->data, as the functions. */
+static int ksplice_data_flatten(struct ksplice_update *u, unsigned int nd,
+				char *why, size_t len)
+{
+	struct ksplice_data *data;
+	unsigned int i, j;
+
+	data = kvcalloc(max(nd, 1U), sizeof(*data), GFP_KERNEL);
+	if (!data) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0, nd = 0; i < u->nr_objs; i++) {
+		for (j = 0; j < u->objs[i].nr_data; j++, nd++) {
+			data[nd] = u->objs[i].data[j];
+			data[nd].target = u->objs[i].name;
+		}
+	}
+	u->data = data;
+	u->nr_data = nd;
+	return 0;
+}
+
 /*
  * The rest of the core sees the functions of all objects in one array
  * (u->funcs, u->new_funcs), each knowing its target: copies, owned by the
@@ -353,13 +467,14 @@ static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
 				   size_t len)
 {
 	struct ksplice_func *funcs, *added;
-	unsigned int i, nf = 0, na = 0;
+	unsigned int i, nf = 0, na = 0, nd = 0;
 	int ret = 0;
 
 	if (!u->nr_objs || u->nr_objs > KSPLICE_MAX_OBJS ||
 	    !ksplice_in_mod(u->mod, u->objs, u->nr_objs * sizeof(*u->objs)))
 		return KSPLICE_WHY("bad object array");
-	if (u->funcs || u->nr_funcs || u->new_funcs || u->nr_new_funcs)
+	if (u->funcs || u->nr_funcs || u->new_funcs || u->nr_new_funcs ||
+	    u->data || u->nr_data)
 		return KSPLICE_WHY("function arrays set by the update");
 	for (i = 0; i < u->nr_objs; i++) {
 		ret = ksplice_check_object(u, i, why, len);
@@ -367,10 +482,15 @@ static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
 			return ret;
 		nf += u->objs[i].nr_funcs;
 		na += u->objs[i].nr_new_funcs;
+		nd += u->objs[i].nr_data;
 	}
-	/* An update of hooks alone replaces nothing but has something to run. */
-	if ((!nf && !ksplice_update_has_hooks(u)) || nf > KSPLICE_MAX_FUNCS ||
-	    na > KSPLICE_MAX_FUNCS)
+	/*
+	 * An update of hooks alone, or of read-only data alone, replaces no
+	 * function but has something to do.
+	 */
+	if ((!nf && !nd && !ksplice_update_has_hooks(u)) ||
+	    nf > KSPLICE_MAX_FUNCS || na > KSPLICE_MAX_FUNCS ||
+	    nd > KSPLICE_MAX_DATA)
 		return KSPLICE_WHY("bad function array");
 	funcs = kvcalloc(nf, sizeof(*funcs), GFP_KERNEL);
 	added = kvcalloc(max(na, 1U), sizeof(*added), GFP_KERNEL);
@@ -388,6 +508,8 @@ static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
 		nf += u->objs[i].nr_funcs;
 		na += u->objs[i].nr_new_funcs;
 	}
+	if (!ret)
+		ret = ksplice_data_flatten(u, nd, why, len);
 	if (ret) {
 		kvfree(funcs);
 		kvfree(added);
@@ -404,8 +526,10 @@ void ksplice_objects_free(struct ksplice_update *u)
 {
 	kvfree(u->funcs);
 	kvfree(u->new_funcs);
+	kvfree(u->data);
 	u->funcs = u->new_funcs = NULL;
-	u->nr_funcs = u->nr_new_funcs = 0;
+	u->data = NULL;
+	u->nr_funcs = u->nr_new_funcs = u->nr_data = 0;
 }
 
 static int ksplice_check_funcs(struct ksplice_update *u, char *why,

@@ -226,6 +226,8 @@ static void print_done(const struct manifest *m)
 	}
 	for (i = 0; i < m->nr_hooks; i++)
 		printf("  hook %s\n", m->hooks[i]);
+	for (i = 0; i < m->nr_data; i++)
+		printf("  patched %s in place\n", m->data[i]);
 	free_strv(names, -1);
 }
 

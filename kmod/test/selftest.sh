@@ -45,9 +45,14 @@ reject_why() {
 	14) echo "ksplice_test_target: site kind 1 at +0x*: unexpected pre code" ;;
 	15) echo "ksplice_test_target: anonymous reloc at +0x* expects nothing" ;;
 	16) echo "update not in its module" ;;
+	18) echo "ksplice_test_ops: reloc at +0x9 outside the variable" ;;
+	19) echo "ksplice_test_ops: reloc at +0x0: unsupported type 2" ;;
+	20) echo "ksplice_test_ops: relocs overlap or are unsorted at +0x4" ;;
+	21) echo "ksplice_test_ops: bad images" ;;
+	22) echo "*: a cumulative update patching data in place is not supported" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"
@@ -79,11 +84,15 @@ apply_detail() {
 	110) echo "ksplice_test_target (*): it cannot be patched live: it is the ksplice core, *" ;;
 	111) echo "ksplice_test_target (kernel/stop_machine.c): it cannot be patched live: stop_machine() holds every CPU *" ;;
 	112) echo "ksplice_test_jl_nt: jump label where the jump goes, and no ftrace site: the kernel rewrites a loading module's jump labels even when pinned, so module ksplice_target's cannot be" ;;
+	113) echo "ksplice_no_such_table (ksplice_target): not found" ;;
+	114) echo "ksplice_test_ops (ksplice_target): no variable of that name holds the pre image (1 of that name)" ;;
+	115) echo "ksplice_test_counter (ksplice_target): not in read-only data: it cannot be patched in place" ;;
 	esac
 }
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match \
-	    110:unpatchable 111:unpatchable 112:unpatchable; do
+	    110:unpatchable 111:unpatchable 112:unpatchable \
+	    113:failed_to_find 114:no_match 115:unpatchable; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then

@@ -21,6 +21,14 @@
  * warn-once flags and the kernel's special tables are not variables of
  * the program.  Data used only at initialization has done its work.
  *
+ * A read-only variable (not __ro_after_init, not used only at boot)
+ * whose size stays has its initial value as its running value: the core
+ * patches it in place, exactly, from the pre image to the post image
+ * (struct ksplice_data, kmod/data.c).  Its relocations must be absolute
+ * 64-bit references to named symbols, and the post ones to symbols the
+ * running kernel has: nothing new in this update, no carried constant,
+ * no string literal the core could not prove is there.
+ *
  * One changed variable needs no running one: a constant of this unit
  * (static, read-only) that only its functions refer to, before and after
  * the patch, none of them run only at initialization, and that holds no
@@ -32,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ksplice-update.h"
 #include "diff.h"
 #include "util.h"
 
@@ -239,10 +248,70 @@ void diff_const_copies(const struct object *pre, struct object *post, FILE *log)
 }
 
 static void add_data(struct diff *d, const struct symbol *a,
-		     const struct symbol *b, const char *what)
+		     const struct symbol *b, const char *what, bool in_place)
 {
 	d->data = xrealloc(d->data, (d->nr_data + 1) * sizeof(*d->data));
-	d->data[d->nr_data++] = (struct data_change){ a, b, what };
+	d->data[d->nr_data++] = (struct data_change){ a, b, what, in_place };
+}
+
+/*
+ * Why the references in @s (of @obj) keep it from being patched in
+ * place, or NULL.  In the post image (@pre set: the object before),
+ * each must be to something the running kernel has.
+ */
+static const char *refs_problem(const struct object *obj,
+				const struct symbol *s,
+				const struct object *pre)
+{
+	static char why[320];
+	struct target t;
+	struct reloc *r;
+	size_t n, i;
+
+	n = elf_relocs_in(s->sec, s->st.st_value, s->st.st_value + s->st.st_size, &r);
+	for (i = 0; i < n; i++) {
+		diff_target(obj, &r[i], &t);
+		if (r[i].type != R_X86_64_64 ||
+		    r[i].offset + 8 > s->st.st_value + s->st.st_size)
+			snprintf(why, sizeof(why), "a reference of type %u at +%#lx",
+				 r[i].type, r[i].offset - s->st.st_value);
+		else if (!t.name)
+			snprintf(why, sizeof(why), "a reference to anonymous data (a string literal?) at +%#lx",
+				 r[i].offset - s->st.st_value);
+		else if (pre && t.sym && t.sym->local == LOCAL_CONST_COPY)
+			snprintf(why, sizeof(why), "a reference to %s, a constant the update carries anew",
+				 t.name);
+		else if (pre && t.sym && !diff_counterpart(pre, t.sym))
+			snprintf(why, sizeof(why), "a reference to %s, new in this update",
+				 t.name);
+		else
+			continue;
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * Why the change of @a to @b cannot be patched in place, or NULL; with
+ * @quiet set, the variable is writable or used only at boot, refused as
+ * any change of running data is.
+ */
+static const char *in_place_problem(const struct object *pre,
+				    const struct symbol *a,
+				    const struct object *post,
+				    const struct symbol *b, bool *quiet)
+{
+	*quiet = true;
+	if (!is_variable(a) || !is_variable(b) ||
+	    ((a->sec->sh.sh_flags | b->sec->sh.sh_flags) & SHF_WRITE) ||
+	    diff_is_init_data(a->sec) || diff_is_init_data(b->sec))
+		return "writable";
+	*quiet = false;
+	if (a->st.st_size != b->st.st_size)
+		return "its size changes";
+	if (!b->st.st_size || b->st.st_size > KSPLICE_MAX_DATA_SIZE)
+		return "its size is out of bounds";
+	return refs_problem(pre, a, NULL) ?: refs_problem(post, b, pre);
 }
 
 void diff_data(const struct object *pre, const struct object *post,
@@ -250,10 +319,11 @@ void diff_data(const struct object *pre, const struct object *post,
 {
 	char refs[512];
 	size_t i;
+	bool quiet;
 
 	for (i = 0; i < post->nr_syms; i++) {
 		const struct symbol *b = &post->syms[i], *a;
-		const char *what;
+		const char *what, *why;
 
 		if (b->local == LOCAL_CONST_COPY)
 			continue;
@@ -276,9 +346,18 @@ void diff_data(const struct object *pre, const struct object *post,
 					b->name, what);
 			continue;
 		}
-		add_data(d, a, b, what);
+		why = in_place_problem(pre, a, post, b, &quiet);
+		add_data(d, a, b, what, !why);
 		if (!log)
 			continue;
+		if (!why) {
+			fprintf(log, "  changed data: %s: its %s, read-only: patched in place (%lu bytes)\n",
+				b->name, what, (unsigned long)b->st.st_size);
+			continue;
+		}
+		if (!quiet)
+			fprintf(log, "  note: %s is read-only, but cannot be patched in place: %s\n",
+				b->name, why);
 		referrers(post, b, refs, sizeof(refs));
 		fprintf(log, "  changed data: %s: its %s (%s; used by %s)\n",
 			b->name, what, b->sec->name, refs[0] ? refs : "nothing here");

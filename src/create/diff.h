@@ -69,6 +69,7 @@ struct change {
 struct data_change {
 	const struct symbol *pre, *post;
 	const char *what;		/* "size", "initial value", ... */
+	bool in_place;			/* read-only: the core patches it */
 };
 
 struct diff {

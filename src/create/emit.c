@@ -323,6 +323,93 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 		un, fn, un, fn);
 }
 
+/* A C identifier for the n-th data change of unit u. */
+#define DN "u%zu_d%zu"
+
+/*
+ * The relocations of one image of a variable patched in place: named,
+ * absolute (data.c checked), offsets from the variable's start.
+ */
+static void emit_data_relocs(FILE *out, const struct object *obj,
+			     const struct symbol *s, const char *name)
+{
+	unsigned long start = s->st.st_value;
+	struct target t;
+	struct reloc *r;
+	size_t n, i;
+
+	n = elf_relocs_in(s->sec, start, start + s->st.st_size, &r);
+	fprintf(out, "static const struct ksplice_reloc %s[] = {\n", name);
+	for (i = 0; i < n; i++) {
+		diff_target(obj, &r[i], &t);
+		fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld, .offset = %#lx, .type = %u },\n",
+			t.name, t.addend, r[i].offset - start, r[i].type);
+	}
+	fprintf(out, "};\n");
+}
+
+static void emit_data_image(FILE *out, const struct object *obj,
+			    const struct symbol *s, const char *what,
+			    size_t un, size_t dn)
+{
+	char name[96];
+
+	fprintf(out, "static const unsigned char %s_" DN "[] = {\n", what,
+		un, dn);
+	print_bytes(out, s->sec->data ? s->sec->data + s->st.st_value : NULL,
+		    s->st.st_size);
+	fprintf(out, "};\n");
+	snprintf(name, sizeof(name), "%s_relocs_" DN, what, un, dn);
+	emit_data_relocs(out, obj, s, name);
+}
+
+/* The images of every variable of unit @un patched in place. */
+static void emit_data_images(FILE *out, const struct unit *u, size_t un)
+{
+	const struct data_change *c;
+	size_t dn;
+
+	for (dn = 0; dn < u->diff.nr_data; dn++) {
+		c = &u->diff.data[dn];
+		if (!c->in_place)
+			continue;
+		emit_data_image(out, &u->pre, c->pre, "dpre", un, dn);
+		emit_data_image(out, &u->post, c->post, "dpost", un, dn);
+		fprintf(out, "\n");
+	}
+}
+
+/* The read-only data of @target patched in place: data_N[]; how many. */
+static size_t emit_data(FILE *out, const struct update *u, const char *target,
+			size_t k)
+{
+	const struct data_change *c;
+	size_t un, dn, n = 0;
+
+	for (un = 0; un < u->nr_units; un++) {
+		if (strcmp(u->units[un].target, target))
+			continue;
+		for (dn = 0; dn < u->units[un].diff.nr_data; dn++) {
+			c = &u->units[un].diff.data[dn];
+			if (!c->in_place)
+				continue;
+			if (!n++)
+				fprintf(out, "static const struct ksplice_data data_%zu[] = {\n",
+					k);
+			fprintf(out, "\t{\n\t\t.name = \"%s\",\n\t\t.unit = \"%s\",\n\t\t.size = %lu,\n",
+				c->pre->name, u->units[un].source,
+				(unsigned long)c->pre->st.st_size);
+			fprintf(out, "\t\t.pre = dpre_" DN ", .pre_relocs = dpre_relocs_" DN ", .nr_pre_relocs = ARRAY_SIZE(dpre_relocs_" DN "),\n",
+				un, dn, un, dn, un, dn);
+			fprintf(out, "\t\t.post = dpost_" DN ", .post_relocs = dpost_relocs_" DN ", .nr_post_relocs = ARRAY_SIZE(dpost_relocs_" DN "),\n\t},\n",
+				un, dn, un, dn, un, dn);
+		}
+	}
+	if (n)
+		fprintf(out, "};\n\n");
+	return n;
+}
+
 /* modpost refuses a module using a namespace's exports without importing it. */
 static void emit_import_ns(FILE *out, const struct update *u,
 			   struct newobj **nos)
@@ -456,7 +543,7 @@ static void emit_objects(FILE *out, const struct update *u,
 			 struct newobj **nos)
 {
 	struct strv targets = { 0 };
-	size_t un, k, nc, nn, *nh, *nv;
+	size_t un, k, nc, nn, *nh, *nv, *nd;
 	char name[64];
 
 	for (un = 0; un < u->nr_units; un++)
@@ -464,8 +551,10 @@ static void emit_objects(FILE *out, const struct update *u,
 			strv_add(&targets, xstrdup(u->units[un].target));
 	nh = xcalloc(targets.nr + 1, sizeof(*nh));
 	nv = xcalloc(targets.nr + 1, sizeof(*nv));
+	nd = xcalloc(targets.nr + 1, sizeof(*nd));
 	for (k = 0; k < targets.nr; k++) {
 		nh[k] = emit_hooks(out, u, nos, targets.v[k], k);
+		nd[k] = emit_data(out, u, targets.v[k], k);
 		nv[k] = emit_vars(out, u, nos, targets.v[k], k);
 		if (count_entries(u, targets.v[k], FUNC_CHANGED)) {
 			snprintf(name, sizeof(name), "funcs_%zu", k);
@@ -493,11 +582,15 @@ static void emit_objects(FILE *out, const struct update *u,
 		if (nv[k])
 			fprintf(out, "\t\t.new_vars = new_vars_%zu,\n\t\t.nr_new_vars = ARRAY_SIZE(new_vars_%zu),\n",
 				k, k);
+		if (nd[k])
+			fprintf(out, "\t\t.data = data_%zu,\n\t\t.nr_data = ARRAY_SIZE(data_%zu),\n",
+				k, k);
 		fprintf(out, "\t},\n");
 	}
 	fprintf(out, "};\n\n");
 	free(nh);
 	free(nv);
+	free(nd);
 	strv_free(&targets);
 }
 
@@ -543,6 +636,8 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 		for (fn = 0; fn < u->units[un].diff.nr_changes && !ret; fn++)
 			ret = emit_func(out, &u->units[un], un, fn,
 					&u->units[un].diff.changes[fn], nos[un]);
+	for (un = 0; un < u->nr_units && !ret; un++)
+		emit_data_images(out, &u->units[un], un);
 	if (ret) {
 		fclose(out);
 		return -1;

@@ -256,6 +256,11 @@ int package_write(struct work *w)
 			manifest_add_hook(&m,
 				hook_kind_name(w->update.units[i].hooks.v[j].kind),
 				w->update.units[i].hooks.v[j].fn->name);
+	for (i = 0; i < w->update.nr_units; i++)
+		for (j = 0; j < w->update.units[i].diff.nr_data; j++)
+			if (w->update.units[i].diff.data[j].in_place)
+				manifest_add_data(&m,
+					w->update.units[i].diff.data[j].pre->name);
 	for (i = 0; i < w->load_syms.nr; i++)
 		manifest_add_load_sym(&m, w->load_syms.targets[i],
 				      w->load_syms.names[i]);

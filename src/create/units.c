@@ -370,6 +370,8 @@ static size_t unhandled_data(const struct unit *u)
 	for (i = 0; i < u->diff.nr_data; i++) {
 		const struct data_change *c = &u->diff.data[i];
 
+		if (c->in_place)
+			continue;
 		if (hooks_apply_any(&u->hooks) &&
 		    str_has_prefix(c->what, "initial value")) {
 			fprintf(stderr, "  changed data: %s: its %s is left to the patch's hooks: the running variable keeps its value unless a hook sets it\n",
@@ -412,6 +414,9 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 		/* A new global may be called from another unit. */
 		changed += c->kind == FUNC_CHANGED || c->post->bind == STB_GLOBAL;
 	}
+	/* Read-only data patched in place is a change of its own. */
+	for (j = 0; j < u->diff.nr_data; j++)
+		changed += u->diff.data[j].in_place;
 	if (hooks_read(&u->post, &u->diff, u->source, &u->hooks, stderr))
 		w->hook_errors++;
 	w->data_changes += unhandled_data(u);
@@ -469,16 +474,75 @@ static void mark_twins(struct update *u)
 			mark_twins_between(&u->units[i], &u->units[j]);
 }
 
-/* New functions alone (no caller changed) would never run. */
+/*
+ * New functions alone (no caller changed) would never run; read-only
+ * data patched in place changes what runs.
+ */
 static bool replaces_any(const struct update *u)
 {
 	size_t i, k;
 
-	for (i = 0; i < u->nr_units; i++)
+	for (i = 0; i < u->nr_units; i++) {
 		for (k = 0; k < u->units[i].diff.nr_changes; k++)
 			if (u->units[i].diff.changes[k].kind == FUNC_CHANGED)
 				return true;
+		for (k = 0; k < u->units[i].diff.nr_data; k++)
+			if (u->units[i].diff.data[k].in_place)
+				return true;
+	}
 	return false;
+}
+
+/* Does a unit of @u define @name anew (a function or variable it adds)? */
+static bool defined_anew(const struct update *u, const char *name)
+{
+	const struct symbol *s;
+	size_t i, k;
+
+	for (i = 0; i < u->nr_units; i++) {
+		for (k = 0; k < u->units[i].post.nr_syms; k++) {
+			s = &u->units[i].post.syms[k];
+			if (s->sec && s->bind == STB_GLOBAL &&
+			    !strcmp(s->name, name) &&
+			    !diff_counterpart(&u->units[i].pre, s))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The post image of data patched in place refers to what another unit
+ * may add (data.c saw only its own): the core could not resolve it.  A
+ * cumulative update has no data patched in place yet: the running bytes
+ * are no longer the stock ones once an update it replaces changed them.
+ */
+static int check_in_place(const struct update *u)
+{
+	const struct data_change *c;
+	struct target t;
+	struct reloc *r;
+	size_t i, k, n, j;
+
+	for (i = 0; i < u->nr_units; i++) {
+		for (k = 0; k < u->units[i].diff.nr_data; k++) {
+			c = &u->units[i].diff.data[k];
+			if (!c->in_place)
+				continue;
+			if (u->replace)
+				return error("changed data: %s: patching read-only data in place is not supported in a cumulative update (--replace)",
+					     c->post->name);
+			n = elf_relocs_in(c->post->sec, c->post->st.st_value,
+					  c->post->st.st_value + c->post->st.st_size, &r);
+			for (j = 0; j < n; j++) {
+				diff_target(&u->units[i].post, &r[j], &t);
+				if (!t.sym && defined_anew(u, t.name))
+					return error("changed data: %s: its new value refers to %s, new in this update: it cannot be patched in place",
+						     c->post->name, t.name);
+			}
+		}
+	}
+	return 0;
 }
 
 /* An update of hooks alone (and the data they set) replaces nothing. */
@@ -512,6 +576,8 @@ int units_diff(struct work *w)
 	if (w->data_changes)
 		return error("the patch changes %zu existing variable%s (\"changed data\" above): the running kernel keeps their contents, so the update would not bring the change; changing live data needs code of the patch author's",
 			     w->data_changes, w->data_changes == 1 ? "" : "s");
+	if (check_in_place(&w->update))
+		return -1;
 	if (unsafe_check(&w->update))
 		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
 	if (!replaces_any(&w->update) && !has_hooks(&w->update))

@@ -73,6 +73,7 @@ void manifest_free(struct manifest *m)
 	free_strv(m->load_syms, m->nr_load_syms);
 	free_strv(m->cves, m->nr_cves);
 	free_strv(m->hooks, m->nr_hooks);
+	free_strv(m->data, m->nr_data);
 	manifest_init(m);
 }
 
@@ -113,6 +114,14 @@ void manifest_add_hook(struct manifest *m, const char *kind, const char *fn)
 	m->hooks[m->nr_hooks++] = xasprintf("%s %s", kind, fn);
 	if (m->format < UPDATE_FORMAT_HOOKS)
 		m->format = UPDATE_FORMAT_HOOKS;
+}
+
+void manifest_add_data(struct manifest *m, const char *name)
+{
+	m->data = xrealloc(m->data, (m->nr_data + 1) * sizeof(char *));
+	m->data[m->nr_data++] = xstrdup(name);
+	if (m->format < UPDATE_FORMAT_DATA)
+		m->format = UPDATE_FORMAT_DATA;
 }
 
 /* A token: printable ASCII, no spaces, so it can't break a line apart. */
@@ -233,10 +242,21 @@ static int validate_functions(const struct manifest *m, const char *where)
 {
 	size_t i;
 
-	/* An update of hooks alone replaces nothing: it runs them. */
-	if (m->nr_functions == 0 && !m->nr_hooks)
-		return error("%s: no 'function' or 'hook' line: an update replaces a function or runs hooks",
+	/*
+	 * An update of hooks alone replaces nothing: it runs them; one of
+	 * read-only data alone patches that.
+	 */
+	if (m->nr_functions == 0 && !m->nr_hooks && !m->nr_data)
+		return error("%s: no 'function', 'hook' or 'data' line: an update replaces a function, runs hooks or patches data",
 			     where);
+	if (m->nr_data > KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS)
+		return error("%s: %zu data lines, more than %d", where,
+			     m->nr_data, KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS);
+	for (i = 0; i < m->nr_data; i++) {
+		if (!token_valid(m->data[i], UPDATE_VALUE_MAX - 1))
+			return error("%s: invalid data name '%.64s'",
+				     where, m->data[i]);
+	}
 	if (m->nr_functions > KSPLICE_MAX_FUNCS)
 		return error("%s: %zu functions, more than the %d an update may replace",
 			     where, m->nr_functions, KSPLICE_MAX_FUNCS);
@@ -330,6 +350,8 @@ char *manifest_format(const struct manifest *m)
 		size += strlen(m->load_syms[i]) + 16;
 	for (i = 0; i < m->nr_hooks; i++)
 		size += strlen(m->hooks[i]) + 8;
+	for (i = 0; i < m->nr_data; i++)
+		size += strlen(m->data[i]) + 8;
 	size += strlen(m->id) + strlen(m->kernel_release) + strlen(m->target);
 	if (m->created_by)
 		size += strlen(m->created_by);
@@ -354,6 +376,8 @@ char *manifest_format(const struct manifest *m)
 		p += sprintf(p, "function: %s\n", m->functions[i]);
 	for (i = 0; i < m->nr_hooks; i++)
 		p += sprintf(p, "hook: %s\n", m->hooks[i]);
+	for (i = 0; i < m->nr_data; i++)
+		p += sprintf(p, "data: %s\n", m->data[i]);
 	for (i = 0; i < m->nr_load_syms; i++)
 		p += sprintf(p, "load_symbol: %s\n", m->load_syms[i]);
 	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
@@ -470,6 +494,13 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 				     UPDATE_HOOKS_MAX);
 		m->hooks = xrealloc(m->hooks, (m->nr_hooks + 1) * sizeof(char *));
 		m->hooks[m->nr_hooks++] = xstrdup(value);
+		return 0;
+	}
+	if (!strcmp(line, "data") && m->format >= UPDATE_FORMAT_DATA) {
+		if (m->nr_data >= KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS)
+			return error("%s: more than %d data lines", where,
+				     KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS);
+		manifest_add_data(m, value);
 		return 0;
 	}
 	if (!strcmp(line, "cve") && m->format >= UPDATE_FORMAT_CVES) {

@@ -19,12 +19,15 @@
  * 3: cve lines too; written only by an update that has them, so that
  * others stay readable by a ksplice that reads 2.
  * 4: hook lines too; written only by an update that has hooks (one of
- * hooks alone has no function line, which an older ksplice refuses). */
+ * hooks alone has no function line, which an older ksplice refuses).
+ * 5: data lines too (read-only variables patched in place); written only
+ * by an update that has them, for the same reason. */
 #define UPDATE_FORMAT		2
 #define UPDATE_FORMAT_CVES	3
 #define UPDATE_FORMAT_HOOKS	4
+#define UPDATE_FORMAT_DATA	5
 #define UPDATE_FORMAT_MIN	1
-#define UPDATE_FORMAT_MAX	4
+#define UPDATE_FORMAT_MAX	5
 /* Caps on values: far above real sizes, low enough that a hostile
  * manifest can't fill memory. */
 #define UPDATE_VALUE_MAX	512
@@ -43,6 +46,9 @@ struct manifest {
 	/* "KIND FUNCTION": the patch author's hooks (format 4) */
 	char **hooks;
 	size_t nr_hooks;
+	/* kallsyms names of the read-only variables patched in place (5) */
+	char **data;
+	size_t nr_data;
 	/* "TARGET NAME": the k-th sets __ksplice_load_<k> (ksplice_load_sym) */
 	char **load_syms;
 	size_t nr_load_syms;
@@ -75,6 +81,8 @@ void manifest_add_function(struct manifest *m, const char *name);
 void manifest_add_cve(struct manifest *m, const char *cve);
 /* Adds "@kind @fn" to m->hooks (and makes the format 4). */
 void manifest_add_hook(struct manifest *m, const char *kind, const char *fn);
+/* Adds @name to m->data (and makes the format 5). */
+void manifest_add_data(struct manifest *m, const char *name);
 bool cve_id_valid(const char *s);
 /* Adds "TARGET NAME" to m->load_syms. */
 void manifest_add_load_sym(struct manifest *m, const char *target,

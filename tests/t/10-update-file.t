@@ -267,8 +267,8 @@ my @refusals = (
 	 qr/invalid update id 'Bad-Id'/],
 	['a 33-character id', [ 'manifest:text:' . manifest(id => 'a' x 33), @mods ],
 	 qr/invalid update id 'a{33}'/],
-	['an unknown format', [ 'manifest:text:' . manifest(format => 5), @mods ],
-	 qr/update file format 5 is not supported/],
+	['an unknown format', [ 'manifest:text:' . manifest(format => 6), @mods ],
+	 qr/update file format 6 is not supported/],
 	['a gzip that is not a tar', [], undef],
 );
 for my $r (@refusals) {
@@ -346,7 +346,11 @@ sub manifest2 {
 my @manifests = (
 	['an unknown key', manifest(extra => "colour: blue\n"), qr/unknown key 'colour'/],
 	['a duplicate id', manifest(extra => "id: other\n"), qr/'id' given twice/],
-	['no function', manifest(no_function => 1), qr/no 'function' or 'hook' line/],
+	['no function', manifest(no_function => 1), qr/no 'function', 'hook' or 'data' line/],
+	['a data line before format 5', manifest(format => 4, extra => "data: tab\n"),
+	 qr/unknown key 'data'/],
+	['a data name with a space', manifest(format => 5, extra => "data: a b\n"),
+	 qr/invalid data name 'a b'/],
 	['a hook line before format 4', manifest(format => 3, extra => "hook: stop-apply f\n"),
 	 qr/unknown key 'hook'/],
 	['a hook of an unknown kind', manifest(format => 4, extra => "hook: mid-apply f\n"),
@@ -387,6 +391,10 @@ spew("$tmp/manifest", manifest(format => 4, no_function => 1,
 is($st, 0, 'manifest_parse accepts an update of hooks alone (format 4)') or diag($err);
 like($out, qr/hook: stop-apply a_stop\nhook: pre-undo b_pre\n/, '... and keeps its hooks in order');
 unlike($out, qr/function:/, '... with no function');
+spew("$tmp/manifest", manifest(format => 5, no_function => 1, extra => "data: seg6_genl_policy\n"));
+($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
+is($st, 0, 'manifest_parse accepts an update of read-only data alone (format 5)') or diag($err);
+like($out, qr/data: seg6_genl_policy\n/, '... and keeps its data line');
 spew("$tmp/manifest", manifest(extra => "# a comment\n\nfunction: do_bar\n"));
 ($st, $out, $err) = run($helper, 'parse', "$tmp/manifest");
 is($st, 0, 'manifest_parse accepts comments and blank lines') or diag($err);

@@ -4,17 +4,20 @@
 # only the code would apply without the fix.  Small objects compiled here
 # (each kind of change; new variables and __initdata are not refusals),
 # then a real one: a netlink policy's change in net/ipv6/seg6.c beside a
-# code change, refused naming the table and who uses it, while the code
-# change alone builds.  A structure's layout change is refused the same
-# way (the compiler's debug information says), and a change of its text
-# that keeps the layout is not.
+# code change.  A read-only variable whose running value is its initial
+# value is patched in place instead (same size, references only to what
+# the running kernel has: the policy builds); writable data, a size
+# change, __ro_after_init and a reference to a function new in the update
+# stay refused.  A structure's layout change is refused the same way (the
+# compiler's debug information says), and a change of its text that keeps
+# the layout is not.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 42
+plan 57
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -46,8 +49,12 @@ printf '%s\n' "$pre" | sed 's/^static const struct pol policy/const struct pol p
 printf '%s\n' "$post" | sed 's/^static const struct pol policy/const struct pol policy/' |
 	gcc $CFLAGS -c -x c -o "$tmp/gpost.o" - || bail "cannot compile the global objects"
 out=$(ksplice-create --diff-objects "$tmp/gpre.o" "$tmp/gpost.o")
-like "$out" '^  changed data: policy: its initial value \(\.rodata\.policy; used by use\)$' \
-	"a global constant's new value is a change of running data (another unit may read it)"
+like "$out" '^  changed data: policy: its initial value, read-only: patched in place \(16 bytes\)$' \
+	"a global constant's new value is patched in place (another unit may read it)"
+unlike "$out" 'changed data: policy: .*used by' "  not refused as a change of running data"
+like "$out" '^  changed data: limit: its initial value \(\.data\.limit; used by use\)$' \
+	"  while a writable global's is still refused"
+unlike "$out" 'limit: .*patched in place' "  and not patched in place"
 like "$out" '^  note: once is used only at initialization' "__initdata is a note, not a change"
 unlike "$out" 'changed data: once' "  and is not counted as changed data"
 
@@ -95,16 +102,51 @@ out=$(ksplice-create --diff-objects "$tmp/b1.o" "$tmp/b3.o")
 like "$out" '^  changed data: btf_ops: its initial value \(what it points at\)' \
 	"a slot of another type is a change of the table"
 
+# Read-only, but refused in place: a size change, __ro_after_init (writable
+# in the object: the kernel sets it at boot), a post reference to a
+# function the update adds.
+ro='struct pol { int type, len; };
+const struct pol tab[] = { {1, 4}, {2, 8} };
+int get(int i) { return tab[i].len; }'
+printf '%s\n' "$ro" | gcc $CFLAGS -c -x c -o "$tmp/r1.o" - &&
+sed 's/{2, 8} }/{2, 8}, {3, 9} }/' <<<"$ro" | gcc $CFLAGS -c -x c -o "$tmp/r2.o" - &&
+sed 's/^const struct pol tab/struct pol __attribute__((section(".data..ro_after_init"))) tab/' <<<"$ro" |
+	tee "$tmp/ra.c" | gcc $CFLAGS -c -x c -o "$tmp/ra1.o" - &&
+sed 's/{2, 8}/{2, 16}/' "$tmp/ra.c" | gcc $CFLAGS -c -x c -o "$tmp/ra2.o" - ||
+	bail "cannot compile the read-only objects"
+out=$(ksplice-create --diff-objects "$tmp/r1.o" "$tmp/r2.o")
+like "$out" '^  note: tab is read-only, but cannot be patched in place: its size changes$' \
+	"a read-only table that grows is not patched in place"
+like "$out" '^  changed data: tab: its size \(\.rodata\.tab; used by get\)$' "  but refused"
+out=$(ksplice-create --diff-objects "$tmp/ra1.o" "$tmp/ra2.o")
+like "$out" '^  changed data: tab: its initial value \(\.data\.\.ro_after_init; used by get\)$' \
+	"__ro_after_init is refused (its running value is what boot set)"
+unlike "$out" 'patched in place' "  not patched in place"
+
 src=$(ksplice_source)
 mkdir -p "$tmp/out"
 out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/seg6-policy.patch" \
 	--id segdata -o "$tmp/out" "$src" 2>&1)
+ok $? "ksplice-create builds the policy change (a read-only table that data points at)"
+like "$out" '^  changed data: seg6_genl_policy: its initial value, read-only: patched in place \([0-9]+ bytes\)$' \
+	"  patching the table in place"
+like "$out" 'changed function: seg6_genl_get_tunsrc' "  beside the code change"
+unlike "$out" 'existing variable' "  not refused as a change of existing data"
+ok $([ -s "$tmp/out/ksplice-segdata.tar.gz" ]; echo $?) "  and writes the update"
+tar -xzOf "$tmp/out/ksplice-segdata.tar.gz" ksplice_segdata.ko >"$tmp/seg.ko"
+like "$(strings "$tmp/seg.ko")" '^seg6_genl_policy$' "  whose module names the table for the core"
+
+# The post image refers to a function another unit of the update adds: the
+# running kernel has no such symbol, so not in place (v1), refused.
+mkdir -p "$tmp/out2"
+out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/param-bool-new-get.patch" \
+	--id pbnew -o "$tmp/out2" "$src" 2>&1)
 rc=$?
-ok $([ "$rc" != 0 ]; echo $?) "ksplice-create refuses the policy change (exit $rc)"
-like "$out" 'changed data: seg6_genl_policy: its initial value \(\.rodata\.seg6_genl_policy; used by data seg6_genl_family' \
-	"  naming the table and the structure that uses it"
-like "$out" 'changes 1 existing variable .*the running kernel keeps their contents' "  saying why"
-ok $([ -z "$(ls -A "$tmp/out")" ]; echo $?) "  and writes no update"
+ok $([ "$rc" != 0 ]; echo $?) "a read-only table pointing at another unit's new function is refused (exit $rc)"
+like "$out" 'new function: param_get_bool_yn \(kernel/sysctl.c, vmlinux\)' "  the new function is found"
+like "$out" 'changed data: param_ops_bool: its new value refers to param_get_bool_yn, new in this update: it cannot be patched in place' \
+	"  and named as what keeps the table from being patched in place"
+ok $([ -z "$(ls -A "$tmp/out2")" ]; echo $?) "  and no update is written"
 
 upd=$(make_update "$KSPLICE_TOP/tests/patches/seg6-tunsrc.patch" segcode "$src")
 ok $? "the same code change without the data change builds an update"
@@ -177,5 +219,12 @@ printf '%s\n' "$ops" | gcc $CFLAGS -c -x c -o "$tmp/opre.o" - &&
 sed 's/= { f1 }/= { f2 }/' <<<"$ops" | gcc $CFLAGS -c -x c -o "$tmp/opost.o" - ||
 	bail "cannot compile the ops objects"
 out=$(ksplice-create --diff-objects "$tmp/opre.o" "$tmp/opost.o")
+like "$out" '^  changed data: ops: its initial value \(what it points at\), read-only: patched in place \(8 bytes\)$' \
+	"a static table of functions is patched in place (what it was handed to sees the change)"
+sed 's/= { f1 }/= { f3 }/; s/^extern int f1(int), f2(int);/extern int f1(int); int f3(int x) { return x + 1; }/' <<<"$ops" |
+	gcc $CFLAGS -c -x c -o "$tmp/onew.o" - || bail "cannot compile the new-function object"
+out=$(ksplice-create --diff-objects "$tmp/opre.o" "$tmp/onew.o")
+like "$out" '^  note: ops is read-only, but cannot be patched in place: a reference to f3, new in this update$' \
+	"a table pointing at a function the update adds is not patched in place"
 like "$out" '^  changed data: ops: its initial value \(what it points at\) \(\.rodata\.ops; used by get\)$' \
-	"a static table of functions is a change of running data (what it was handed to keeps it)"
+	"  but refused"

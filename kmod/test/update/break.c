@@ -4,9 +4,68 @@
  * 1..49 must make registration fail; 100.. must register and make the
  * apply fail with the abort cause named in the table of selftest.sh.
  */
+#include <linux/elf.h>
 #include <linux/jiffies.h>
 #include <linux/string.h>
 #include "ksplice-update.h"
+
+/*
+ * Read-only data patched in place (ABI 8): the target's proc_ops table,
+ * with images that are not its bytes.  bad=18..22 break it so that
+ * registration fails; bad=113..115 register it and the apply fails.
+ */
+static const unsigned char ksplice_test_img[16];
+static struct ksplice_reloc ksplice_test_drel[2] = {
+	{ .symbol = "ksplice_test_counter", .offset = 0, .type = R_X86_64_64 },
+	{ .symbol = "ksplice_test_counter", .offset = 8, .type = R_X86_64_64 },
+};
+static struct ksplice_data ksplice_test_data = {
+	.name = "ksplice_test_ops", .unit = "target.c", .size = 16,
+	.pre = ksplice_test_img, .pre_relocs = ksplice_test_drel,
+	.nr_pre_relocs = 2,
+	.post = ksplice_test_img, .post_relocs = ksplice_test_drel,
+	.nr_post_relocs = 2,
+};
+
+static void ksplice_test_break_data(struct ksplice_update *u, int bad)
+{
+	struct ksplice_object *o = (struct ksplice_object *)u->objs;
+
+	if ((bad < 18 || bad > 22) && (bad < 113 || bad > 115))
+		return;
+	o->data = &ksplice_test_data;
+	o->nr_data = 1;
+	switch (bad) {
+	case 18:
+		ksplice_test_drel[1].offset = 9;
+		break;
+	case 19:
+		ksplice_test_drel[0].type = R_X86_64_PC32;
+		break;
+	case 20:
+		ksplice_test_drel[1].offset = 4;
+		break;
+	case 21:
+		ksplice_test_data.pre = (void *)&jiffies;
+		break;
+	case 22:
+		u->flags |= KSPLICE_UPDATE_REPLACE;
+		break;
+	case 113:
+		ksplice_test_data.name = "ksplice_no_such_table";
+		break;
+	case 114:
+		ksplice_test_data.nr_pre_relocs = 0;
+		break;
+	/* Writable: its running value is not its initial value. */
+	case 115:
+		ksplice_test_data.name = "ksplice_test_counter";
+		ksplice_test_data.size = sizeof(int);
+		ksplice_test_data.nr_pre_relocs = 0;
+		ksplice_test_data.nr_post_relocs = 0;
+		break;
+	}
+}
 
 static struct ksplice_reloc *ksplice_test_reloc(struct ksplice_func *f,
 						const char *sym)
@@ -174,4 +233,5 @@ void ksplice_test_break(struct ksplice_update *u, int bad)
 
 	ksplice_test_break_reg(u, f, bad);
 	ksplice_test_break_apply(u, f, bad);
+	ksplice_test_break_data(u, bad);
 }

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read-only data patched in place (struct ksplice_data): a constant
+ * table whose initial value the patch changes and that other data points
+ * at (a netlink policy its family refers to, an ops table), so that new
+ * code alone, with a copy of its own, would not bring the change.
+ *
+ * A read-only variable's running value is its initial value, so the
+ * change is exact: in the stop that writes the jumps, the running bytes
+ * must be the pre image and become the post image; undo checks for the
+ * post image and writes the pre image back.  Either check failing stops
+ * the whole operation before anything is written: an out-of-order undo
+ * of two updates changing the same bytes is refused, never half done.
+ *
+ * The kernel maps its read-only data read-only (large pages for
+ * vmlinux), and text_poke() only handles text: the bytes are written
+ * through a writable alias of their pages, vmap()ed before the stop and
+ * vunmap()ed after it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "ksplice.h"
+#include "compat.h"
+
+/* Pages under @size bytes at @addr. */
+static unsigned int ksplice_data_pages(unsigned long addr, unsigned int size)
+{
+	return (offset_in_page(addr) + size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
+/* [@start, @end) holds @size bytes at @addr. */
+static bool ksplice_data_within(unsigned long addr, unsigned int size,
+				unsigned long start, unsigned long end)
+{
+	return start && addr >= start && addr < end && size <= end - addr;
+}
+
+/*
+ * Are @size bytes at @addr read-only data of @target?  vmlinux's lie
+ * between __start_rodata and __end_rodata, which hold __ro_after_init
+ * too (x86's RO_DATA): that is set at boot, its initial value is not its
+ * running one.  A module's are its own part of its layout.
+ */
+static bool ksplice_data_rodata(const char *target, unsigned long addr,
+				unsigned int size)
+{
+	unsigned long start, end;
+	struct module *mod;
+	bool ret;
+
+	if (ksplice_is_vmlinux(target)) {
+		start = ksplice_lookup_name("__start_ro_after_init");
+		end = ksplice_lookup_name("__end_ro_after_init");
+		if (!start || !end || (addr < end && start < addr + size))
+			return false;
+		return ksplice_data_within(addr, size,
+					   ksplice_lookup_name("__start_rodata"),
+					   ksplice_lookup_name("__end_rodata"));
+	}
+	mutex_lock(ksplice_k.module_mutex);
+	mod = ksplice_k.find_module(target);
+	ret = false;
+	if (mod) {
+		ksplice_mod_rodata(mod, &start, &end);
+		ret = ksplice_data_within(addr, size, start, end);
+	}
+	mutex_unlock(ksplice_k.module_mutex);
+	return ret;
+}
+
+/*
+ * The page under @p: a module's is vmalloc()ed; vmlinux's lies in the
+ * kernel image mapping, which __pa() (so virt_to_page()) translates.
+ */
+static struct page *ksplice_data_page(unsigned long p)
+{
+	if (is_vmalloc_addr((void *)p) ||
+	    (p >= MODULES_VADDR && p < MODULES_END))
+		return vmalloc_to_page((void *)p);
+	return virt_to_page((void *)p);
+}
+
+int ksplice_dstates_build(struct ksplice_core *core, char *why, size_t len)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_dstate *ds;
+	unsigned int i, size;
+
+	core->ds = kvcalloc(max(u->nr_data, 1U), sizeof(*core->ds),
+			    GFP_KERNEL);
+	for (i = 0; core->ds && i < u->nr_data; i++) {
+		ds = &core->ds[i];
+		size = u->data[i].size;
+		ds->pre = kvmalloc(size, GFP_KERNEL);
+		ds->post = kvmalloc(size, GFP_KERNEL);
+		/* The variable may start anywhere in its first page. */
+		ds->pages = kvcalloc(ksplice_data_pages(PAGE_SIZE - 1, size),
+				     sizeof(*ds->pages), GFP_KERNEL);
+		if (!ds->pre || !ds->post || !ds->pages)
+			break;
+	}
+	if (core->ds && i == u->nr_data)
+		return 0;
+	snprintf(why, len, "out of memory");
+	return -ENOMEM;
+}
+
+void ksplice_dstates_free(struct ksplice_core *core)
+{
+	unsigned int i;
+
+	if (!core->ds)
+		return;
+	for (i = 0; i < core->update->nr_data; i++) {
+		kvfree(core->ds[i].pre);
+		kvfree(core->ds[i].post);
+		kvfree(core->ds[i].pages);
+	}
+	kvfree(core->ds);
+	core->ds = NULL;
+}
+
+/*
+ * Marks the data an operation changes: for an apply, what is not in yet
+ * of @target (NULL: of every loaded target); for an undo, what is in.
+ * Returns how many.
+ */
+unsigned int ksplice_data_select(struct ksplice_core *core, const char *target,
+				 bool undo)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_dstate *ds;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < u->nr_data; i++) {
+		ds = &core->ds[i];
+		if (undo)
+			ds->sel = ds->live;
+		else if (ds->live)
+			ds->sel = false;
+		else
+			ds->sel = target ? !strcmp(u->data[i].target, target) :
+				  ksplice_target_present(u->data[i].target);
+		n += ds->sel;
+	}
+	return n;
+}
+
+/* Bindings are per target and unit, which a function stands for. */
+static struct ksplice_func ksplice_data_func(const struct ksplice_data *d)
+{
+	return (struct ksplice_func){ .name = d->name, .target = d->target,
+				      .unit = d->unit };
+}
+
+/*
+ * Is each symbol the pre relocations of @d name, as read back from the
+ * running bytes at @addr, that symbol (the one bound in the unit, if
+ * any)?  As for pre code: a byte that cannot be proven is a mismatch.
+ * Writes the pre image for @addr to @img.
+ */
+static bool ksplice_data_pre_image(struct ksplice_core *core,
+				   const struct ksplice_data *d,
+				   unsigned long addr, u8 *img)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	const struct ksplice_reloc *r;
+	unsigned long sym, bound;
+	unsigned int i;
+	u64 val;
+
+	memcpy(img, d->pre, d->size);
+	for (i = 0; i < d->nr_pre_relocs; i++) {
+		r = &d->pre_relocs[i];
+		val = get_unaligned((u64 *)(addr + r->offset));
+		sym = val - r->addend;
+		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &bound) ?
+		    bound != sym : !ksplice_sym_is(d->target, r->symbol, sym))
+			return false;
+		put_unaligned(val, (u64 *)(img + r->offset));
+	}
+	return !memcmp(img, (void *)addr, d->size);
+}
+
+/* What the pre relocations and the variable itself turned out to be. */
+static int ksplice_data_learn(struct ksplice_core *core,
+			      const struct ksplice_data *d, unsigned long addr)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	const struct ksplice_reloc *r;
+	unsigned long sym;
+	unsigned int i;
+	int ret = 0;
+
+	if (!ksplice_binding_get(&core->bindings, &f, d->name, &sym))
+		ret = ksplice_binding_add(&core->bindings, &f, d->name, addr);
+	for (i = 0; i < d->nr_pre_relocs && !ret; i++) {
+		r = &d->pre_relocs[i];
+		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &sym))
+			continue;
+		sym = get_unaligned((u64 *)(addr + r->offset)) - r->addend;
+		ret = ksplice_binding_add(&core->bindings, &f, r->symbol, sym);
+	}
+	return ret ? ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+				       "binding %s", d->name) : 0;
+}
+
+/* The applied update, other than @core, whose data covers @addr. */
+static struct ksplice_core *ksplice_data_owner(const struct ksplice_core *core,
+					       unsigned long addr,
+					       unsigned int size)
+{
+	struct ksplice_core *other, *last = NULL;
+	unsigned int i;
+
+	list_for_each_entry(other, &ksplice_updates, list) {
+		if (other->ds == core->ds)
+			continue;
+		for (i = 0; i < other->update->nr_data; i++) {
+			const struct ksplice_dstate *ds = &other->ds[i];
+
+			if (ds->live && ds->addr < addr + size &&
+			    addr < ds->addr + other->update->data[i].size &&
+			    (!last || other->seq > last->seq))
+				last = other;
+		}
+	}
+	return last;
+}
+
+/* Why none of the @n variables called d->name at @addrs is the one. */
+static int ksplice_data_no_match(struct ksplice_core *core,
+				 const struct ksplice_data *d,
+				 const unsigned long *addrs, int n)
+{
+	struct ksplice_core *owner;
+
+	if (n == 1 && !ksplice_data_rodata(d->target, addrs[0], d->size))
+		return ksplice_set_abort(core, KSPLICE_ABORT_UNPATCHABLE,
+					 "%s (%s): not in read-only data: it cannot be patched in place",
+					 d->name, d->target);
+	owner = n == 1 ? ksplice_data_owner(core, addrs[0], d->size) : NULL;
+	if (owner)
+		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+					 "%s: update %s changed it: its running bytes are not this update's pre image",
+					 d->name, owner->update->id);
+	return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+				 "%s (%s): no variable of that name holds the pre image (%d of that name)",
+				 d->name, d->target, n);
+}
+
+/*
+ * Finds the running variable of @d: the one bound in its unit, or else
+ * the only one of its name in read-only data of its target whose bytes
+ * are the pre image (a static name may be several variables).  Writes
+ * its address and pre image to @ds.
+ */
+static int ksplice_data_locate(struct ksplice_core *core,
+			       const struct ksplice_data *d,
+			       struct ksplice_dstate *ds)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	unsigned long addrs[KSPLICE_MAX_CANDIDATES], found = 0;
+	int n, k, hits = 0;
+
+	if (ksplice_binding_get(&core->bindings, &f, d->name, &addrs[0]))
+		n = 1;
+	else
+		n = ksplice_sym_addrs(d->target, d->name, addrs,
+				      ARRAY_SIZE(addrs));
+	if (n <= 0 || n > ARRAY_SIZE(addrs))
+		return ksplice_set_abort(core, KSPLICE_ABORT_FAILED_TO_FIND,
+					 "%s (%s): %s", d->name, d->target,
+					 n > 0 ? "too many variables of that name" :
+					 "not found");
+	for (k = 0; k < n; k++) {
+		if (ksplice_data_rodata(d->target, addrs[k], d->size) &&
+		    ksplice_data_pre_image(core, d, addrs[k], ds->pre)) {
+			hits++;
+			found = addrs[k];
+		}
+	}
+	if (!hits)
+		return ksplice_data_no_match(core, d, addrs, n);
+	if (hits > 1)
+		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+					 "%s (%s): ambiguous: %d variables of that name hold the pre image",
+					 d->name, d->target, hits);
+	ksplice_data_pre_image(core, d, found, ds->pre);
+	ds->addr = found;
+	return ksplice_data_learn(core, d, found);
+}
+
+/* The post image: relocations resolved as for new code (reloc.c). */
+static int ksplice_data_post_image(struct ksplice_core *core,
+				   const struct ksplice_data *d,
+				   struct ksplice_dstate *ds)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	const struct ksplice_reloc *r;
+	unsigned long sym;
+	unsigned int i;
+	int ret;
+
+	memcpy(ds->post, d->post, d->size);
+	for (i = 0; i < d->nr_post_relocs; i++) {
+		r = &d->post_relocs[i];
+		ret = ksplice_reloc_sym(core, &f, r, &sym);
+		if (ret)
+			return ret;
+		put_unaligned((u64)(sym + r->addend), (u64 *)(ds->post + r->offset));
+	}
+	return 0;
+}
+
+/* A writable alias of the pages under the variable, for the stop. */
+static int ksplice_data_map(struct ksplice_core *core,
+			    const struct ksplice_data *d,
+			    struct ksplice_dstate *ds)
+{
+	unsigned int i, n = ksplice_data_pages(ds->addr, d->size);
+	unsigned long p = ds->addr & PAGE_MASK;
+
+	for (i = 0; i < n; i++, p += PAGE_SIZE) {
+		ds->pages[i] = ksplice_data_page(p);
+		if (!ds->pages[i])
+			return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+						 "%s: no page under it", d->name);
+	}
+	ds->alias = vmap(ds->pages, n, VM_MAP, PAGE_KERNEL);
+	if (!ds->alias)
+		return ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
+					 "%s: mapping", d->name);
+	return 0;
+}
+
+/* Two variables of one update must not overlap: each is written whole. */
+static int ksplice_data_overlap(struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	const struct ksplice_dstate *a, *b;
+	unsigned int i, j;
+
+	for (i = 0; i < u->nr_data; i++) {
+		a = &core->ds[i];
+		for (j = 0; j < i; j++) {
+			b = &core->ds[j];
+			if (!a->addr || !b->addr ||
+			    a->addr >= b->addr + u->data[j].size ||
+			    b->addr >= a->addr + u->data[i].size)
+				continue;
+			return ksplice_set_abort(core, KSPLICE_ABORT_BAD_UPDATE,
+						 "%s and %s overlap",
+						 u->data[i].name, u->data[j].name);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Before the stop: finds the selected variables and their images for an
+ * apply; checks that the running bytes are what the operation expects
+ * (the stop checks again); maps them writable.
+ */
+int ksplice_data_prepare(struct ksplice_core *core, bool undo)
+{
+	const struct ksplice_update *u = core->update;
+	struct ksplice_dstate *ds;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < u->nr_data && !ret; i++) {
+		ds = &core->ds[i];
+		if (!ds->sel)
+			continue;
+		if (!undo)
+			ret = ksplice_data_locate(core, &u->data[i], ds) ?:
+			      ksplice_data_post_image(core, &u->data[i], ds);
+		if (!ret && memcmp((void *)ds->addr, undo ? ds->post : ds->pre,
+				   u->data[i].size))
+			ret = ksplice_data_stale(core, i, undo);
+		if (!ret)
+			ret = ksplice_data_map(core, &u->data[i], ds);
+		cond_resched();
+	}
+	return ret ?: ksplice_data_overlap(core);
+}
+
+/*
+ * After the operation, whether or not it went through (@ret): unmaps,
+ * and records what is in.  A failed apply forgets the addresses, as
+ * matching's.
+ */
+void ksplice_data_finish(struct ksplice_core *core, bool undo, int ret)
+{
+	struct ksplice_dstate *ds;
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_data; i++) {
+		ds = &core->ds[i];
+		if (!ds->sel)
+			continue;
+		if (ds->alias)
+			vunmap(ds->alias);
+		ds->alias = NULL;
+		if (!ret) {
+			ds->live = !undo;
+			ds->seq = undo ? 0 : ksplice_stack_next_seq();
+		}
+		if (ret && !undo)
+			ds->addr = 0;
+		ds->sel = false;
+	}
+}
+
+/*
+ * In the stop: the index of the first selected variable whose running
+ * bytes are not what the operation expects, or -1.
+ */
+int ksplice_data_check(const struct ksplice_core *core, bool undo)
+{
+	const struct ksplice_dstate *ds;
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_data; i++) {
+		ds = &core->ds[i];
+		if (ds->sel && memcmp((void *)ds->addr, undo ? ds->post : ds->pre,
+				      core->update->data[i].size))
+			return i;
+	}
+	return -1;
+}
+
+/* In the stop, every check passed: the other CPUs spin, with no reader. */
+void ksplice_data_write(const struct ksplice_core *core, bool undo)
+{
+	const struct ksplice_dstate *ds;
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_data; i++) {
+		ds = &core->ds[i];
+		if (ds->sel)
+			memcpy(ds->alias + offset_in_page(ds->addr),
+			       undo ? ds->pre : ds->post,
+			       core->update->data[i].size);
+	}
+}
+
+/* Variable @i's running bytes are not what the operation expects. */
+int ksplice_data_stale(struct ksplice_core *core, int i, bool undo)
+{
+	const struct ksplice_data *d = &core->update->data[i];
+	struct ksplice_core *owner;
+
+	owner = ksplice_data_owner(core, core->ds[i].addr, d->size);
+	if (owner && undo)
+		return ksplice_set_abort(core, KSPLICE_ABORT_ALREADY_APPLIED,
+					 "%s: update %s changed it on top of this one; reverse it first",
+					 d->name, owner->update->id);
+	if (owner)
+		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+					 "%s: update %s changed it: its running bytes are not this update's pre image",
+					 d->name, owner->update->id);
+	return ksplice_set_abort(core, KSPLICE_ABORT_UNEXPECTED,
+				 "%s: its running bytes are not this update's %s image",
+				 d->name, undo ? "post" : "pre");
+}
+
+/*
+ * A cumulative update takes the place of every applied one, and has no
+ * data of its own (validate.c): data another one patched would stay
+ * patched under an update marked reversed.  Refused until it can take
+ * that data over.
+ */
+int ksplice_data_check_replace(struct ksplice_core *core)
+{
+	struct ksplice_core *other;
+	unsigned int i;
+
+	list_for_each_entry(other, &ksplice_updates, list) {
+		if (other->ds == core->ds ||
+		    other->stage != KSPLICE_STAGE_APPLIED)
+			continue;
+		for (i = 0; i < other->update->nr_data; i++)
+			if (other->ds[i].live)
+				return ksplice_set_abort(core,
+					KSPLICE_ABORT_UNPATCHABLE,
+					"update %s patched %s in place, which a cumulative update cannot take over yet; reverse it first",
+					other->update->id,
+					other->update->data[i].name);
+	}
+	return 0;
+}
+
+/* Has @core data in @target? */
+bool ksplice_data_in(const struct ksplice_core *core, const char *target)
+{
+	unsigned int i;
+
+	for (i = 0; i < core->update->nr_data; i++)
+		if (!strcmp(core->update->data[i].target, target))
+			return true;
+	return false;
+}
+
+/* Module @target is going: its data goes with it, and a reload is new. */
+void ksplice_data_going(struct ksplice_core *core, const char *target)
+{
+	const struct ksplice_update *u = core->update;
+	unsigned int i;
+
+	for (i = 0; i < u->nr_data; i++) {
+		if (strcmp(u->data[i].target, target))
+			continue;
+		if (core->ds[i].live)
+			pr_info("%s: module %s unloaded, %s with it\n", u->id,
+				target, u->data[i].name);
+		core->ds[i].live = false;
+		core->ds[i].addr = 0;
+	}
+}
