@@ -1,9 +1,9 @@
 #!/bin/bash
 # Creates of one prepared tree take turns (each patches it); with
 # KSPLICE_TREE_COPIES=N up to N run side by side, each in a copy of its
-# own (bench/coverage's full runs).  The trees no other create holds are
-# held here as a create holds one: a create without copies waits, one
-# with copies works in the copy and builds the same update.
+# own (bench/coverage's full runs).  The test's tree is held here as a
+# create holds it: a create without copies waits, one with copies works
+# in the copy and builds the same update.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
@@ -15,13 +15,12 @@ src=$(ksplice_source)
 patch=$KSPLICE_TOP/tests/patches/getppid.patch
 upd=$(make_update "$patch" first "$src")
 ok $? "an update builds (the tree is prepared)"
-cache=${KSPLICE_CACHE:-$HOME/.cache/ksplice}
-held=0
-for lock in "$cache"/trees/*/lock; do
-	case $(basename "${lock%/lock}") in *.*) continue ;; esac
-	exec {fd}>"$lock" && flock -n -x "$fd" && held=$((held + 1))
-done
-ok $([ "$held" -gt 0 ]; echo $?) "the prepared trees are held ($held)"
+# The tree is waited for: another create (a leftover of an interrupted
+# run, say) may hold it.
+tree=$(prepared_tree "$src") || bail "no prepared tree of $src"
+exec {fd}>"$tree/lock"
+flock -x -w 1200 "$fd"
+ok $? "the prepared tree is held ($(basename "$tree"))"
 
 timeout 15 ksplice-create --build "$KSPLICE_BUILD" --patch "$patch" --id waits \
 	-o "$tmp" "$src" >/dev/null 2>"$tmp/waits.log"
