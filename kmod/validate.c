@@ -331,6 +331,18 @@ static int ksplice_check_data_relocs(const struct module *mod,
 	return 0;
 }
 
+/* Nonzero if a field of @relocs is not 8-aligned (read once checked). */
+static int ksplice_check_fields_aligned(const struct ksplice_reloc *relocs,
+					unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (relocs[i].offset % 8)
+			return -EINVAL;
+	return 0;
+}
+
 static int ksplice_check_data(const struct ksplice_update *u,
 			      const struct ksplice_object *o,
 			      const struct ksplice_data *d, char *why,
@@ -349,10 +361,20 @@ static int ksplice_check_data(const struct ksplice_update *u,
 	    !ksplice_in_mod(mod, d->pre, d->size) ||
 	    !ksplice_in_mod(mod, d->post, d->size))
 		return KSPLICE_WHY("%s: bad images", d->name);
-	return ksplice_check_data_relocs(mod, d, d->pre_relocs,
-					 d->nr_pre_relocs, why, len) ?:
-	       ksplice_check_data_relocs(mod, d, d->post_relocs,
-					 d->nr_post_relocs, why, len);
+	if (d->flags & ~KSPLICE_DATA_FLAGS)
+		return KSPLICE_WHY("%s: unknown flags %#x", d->name, d->flags);
+	if (ksplice_check_data_relocs(mod, d, d->pre_relocs, d->nr_pre_relocs,
+				      why, len) ||
+	    ksplice_check_data_relocs(mod, d, d->post_relocs,
+				      d->nr_post_relocs, why, len))
+		return -EINVAL;
+	/* Callback fields (read once the arrays are checked): 8-aligned. */
+	if ((d->flags & KSPLICE_DATA_FIELDS) &&
+	    (!(d->nr_pre_relocs + d->nr_post_relocs) ||
+	     ksplice_check_fields_aligned(d->pre_relocs, d->nr_pre_relocs) ||
+	     ksplice_check_fields_aligned(d->post_relocs, d->nr_post_relocs)))
+		return KSPLICE_WHY("%s: bad callback fields", d->name);
+	return 0;
 }
 
 /*
