@@ -50,9 +50,11 @@ reject_why() {
 	20) echo "ksplice_test_ops: relocs overlap or are unsorted at +0x4" ;;
 	21) echo "ksplice_test_ops: bad images" ;;
 	22) echo "*: a cumulative update patching data in place is not supported" ;;
+	23) echo "ksplice_test_ops: unknown flags 0x80" ;;
+	24) echo "ksplice_test_ops: bad callback fields" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"
@@ -87,12 +89,13 @@ apply_detail() {
 	113) echo "ksplice_no_such_table (ksplice_target): not found" ;;
 	114) echo "ksplice_test_ops (ksplice_target): no variable of that name holds the pre image (1 of that name)" ;;
 	115) echo "ksplice_test_counter (ksplice_target): not in read-only data: it cannot be patched in place" ;;
+	116) echo "ksplice_test_ops (ksplice_target): not in writable data: it cannot be patched in place" ;;
 	esac
 }
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match \
 	    110:unpatchable 111:unpatchable 112:unpatchable \
-	    113:failed_to_find 114:no_match 115:unpatchable; do
+	    113:failed_to_find 114:no_match 115:unpatchable 116:unpatchable; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then
