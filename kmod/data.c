@@ -250,6 +250,19 @@ static struct ksplice_func ksplice_data_func(const struct ksplice_data *d)
 }
 
 /*
+ * Is @sym what @name means to @d's unit: a symbol of that name, or what
+ * an applied update added under it (a callback an earlier update's field
+ * points at: that update cannot be undone first, its field is this
+ * one's pre value)?
+ */
+static bool ksplice_data_sym_is(const struct ksplice_data *d,
+				const char *name, unsigned long sym)
+{
+	return ksplice_sym_is(d->target, name, sym) ||
+	       ksplice_added_by(d->target, name, d->unit, sym);
+}
+
+/*
  * Is each symbol the pre relocations of @d name, as read back from the
  * running bytes at @addr, that symbol (the one bound in the unit, if
  * any)?  As for pre code: a byte that cannot be proven is a mismatch.
@@ -271,7 +284,7 @@ static bool ksplice_data_pre_image(struct ksplice_core *core,
 		val = get_unaligned((u64 *)(addr + r->offset));
 		sym = val - r->addend;
 		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &bound) ?
-		    bound != sym : !ksplice_sym_is(d->target, r->symbol, sym))
+		    bound != sym : !ksplice_data_sym_is(d, r->symbol, sym))
 			return false;
 		put_unaligned(val, (u64 *)(img + r->offset));
 	}

@@ -4,7 +4,7 @@
 # gives memory_subsys, a writable bus_type that the kernel registered (and
 # wrote into: its subsys_private), a .uevent callback, a function the
 # patch adds: dev_uevent() calls it for a memory block, so its uevent file
-# in sysfs says KSPLICE_CB=memory0 while the update is applied, and not
+# in sysfs says KSPLICE_CB=memoryN while the update is applied, and not
 # before or after undo.  Only the field is checked and written: the
 # running structure's other bytes are the kernel's.
 # The same update under another id, applied on top, finds the field no
@@ -15,7 +15,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 20
+plan 21
 p=$KSPLICE_TOP/tests/patches
 mu=$(make_update "$p/memory-uevent.patch" cbmem)
 ok $? "ksplice-create builds the memory_subsys update"
@@ -30,7 +30,9 @@ ok $? "the same update under another id builds"
 	sed 's/^/# /' "$tmp"/create-*.log; bail "an update was not built"; }
 
 out=$(vm --file "$mu" --file "$mu2" -- '
-	ue() { echo "UE $1 $(grep -c "^KSPLICE_CB=memory0$" /sys/devices/system/memory/memory0/uevent)"; }
+	m=$(ls -d /sys/devices/system/memory/memory* | head -n 1)
+	echo "BLOCK ${m##*/}"
+	ue() { echo "UE $1 $(grep -c "^KSPLICE_CB=${m##*/}$" $m/uevent)"; }
 	ue stock
 	ksplice-apply ksplice-cbmem.tar.gz; echo "APPLY=$?"; ue applied
 	echo "DATA $(cat /sys/kernel/ksplice/cbmem/data)"
@@ -42,10 +44,11 @@ out=$(vm --file "$mu" --file "$mu2" -- '
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 ' 2>&1)
 ok $? "the guest ran the scenario (the rig exited 0)"
+like "$out" '^BLOCK memory[0-9]+$' "the guest has memory blocks in sysfs"
 diag "$(printf '%s\n' "$out" | grep -vE '^\[')"
 like "$out" '^UE stock 0$' "stock: a memory block's uevent has no KSPLICE_CB"
 like "$out" 'APPLY=0' "the update applies"
-like "$out" '^UE applied 1$' "  and dev_uevent() calls the new callback: KSPLICE_CB=memory0"
+like "$out" '^UE applied 1$' "  and dev_uevent() calls the new callback: KSPLICE_CB=memoryN"
 like "$out" '^DATA memory_subsys vmlinux 0xffffffff[0-9a-f]+ patched$' \
 	"  its sysfs data says the variable, where it runs and that it is patched"
 like "$out" 'APPLY-ON-TOP=[1-9]' "the same change under another id is refused on top of it"
