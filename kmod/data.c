@@ -116,6 +116,27 @@ static bool ksplice_data_place(const struct ksplice_data *d,
 	       ksplice_data_rodata(d->target, addr, d->size);
 }
 
+/*
+ * Is @addr in text, vmlinux's or a module's (a function an update adds
+ * too)?  A callback field's symbol must be a function: ksplice-create
+ * cannot tell one it does not define from data.
+ */
+static bool ksplice_data_is_text(unsigned long addr)
+{
+	unsigned long s = ksplice_lookup_name("_stext");
+	unsigned long e = ksplice_lookup_name("_etext");
+	struct module *mod;
+	bool ret;
+
+	if (s && e && addr >= s && addr < e)
+		return true;
+	preempt_disable();
+	mod = ksplice_k.module_address(addr);
+	ret = mod && ksplice_mod_in_text(mod, addr, 1);
+	preempt_enable();
+	return ret;
+}
+
 /* Do the bytes of @relocs' fields differ between @a and @b? */
 static bool ksplice_fields_differ(const struct ksplice_reloc *relocs,
 				  unsigned int nr, const u8 *a, const u8 *b)
@@ -286,6 +307,8 @@ static bool ksplice_data_pre_image(struct ksplice_core *core,
 		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &bound) ?
 		    bound != sym : !ksplice_data_sym_is(d, r->symbol, sym))
 			return false;
+		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
+			return false;
 		put_unaligned(val, (u64 *)(img + r->offset));
 	}
 	return !ksplice_data_differs(d, (void *)addr, img);
@@ -453,6 +476,10 @@ static int ksplice_data_post_image(struct ksplice_core *core,
 		ret = sym ? 0 : ksplice_reloc_sym(core, &f, r, &sym);
 		if (ret)
 			return ret;
+		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
+			return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+						 "%s+0x%x: %s is not a function: not a callback",
+						 d->name, r->offset, r->symbol);
 		put_unaligned((u64)(sym + r->addend), (u64 *)(ds->post + r->offset));
 	}
 	return 0;

@@ -8,10 +8,12 @@
  * are not compared; those fields are (the core checks that each holds its
  * pre value) and become their post values (KSPLICE_DATA_FIELDS).
  *
+ * A callee this unit does not define may be data for all it can tell:
+ * the core checks that its running address is text.
+ *
  * Anything else that differs keeps the change refused, named: a byte
- * outside such a field, a pointer to data, a reference with an addend, to
- * a symbol this unit does not define (it cannot tell a function from
- * data), a size change.
+ * outside such a field, a pointer to data, a reference with an addend or
+ * to anonymous data, a size change.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,10 +107,7 @@ static const char *callback_problem(const struct object *obj,
 			 r->type);
 	else if (!t.name)
 		snprintf(why, sizeof(why), "a reference to anonymous data");
-	else if (!t.sym)
-		snprintf(why, sizeof(why), "a reference to %s, defined elsewhere: not known to be a function",
-			 t.name);
-	else if (!elf_is_function(t.sym))
+	else if (t.sym && !elf_is_function(t.sym))
 		snprintf(why, sizeof(why), "a pointer to data (%s)", t.name);
 	else if (t.addend)
 		snprintf(why, sizeof(why), "a reference to %s%+ld, not a function's start",
