@@ -90,12 +90,13 @@ apply_detail() {
 	114) echo "ksplice_test_ops (ksplice_target): no variable of that name holds the pre image (1 of that name)" ;;
 	115) echo "ksplice_test_counter (ksplice_target): not in read-only data: it cannot be patched in place" ;;
 	116) echo "ksplice_test_ops (ksplice_target): not in writable data: it cannot be patched in place" ;;
+	117) echo "ksplice_test_nmi_res+0x0: ksplice_test_counter is not a function: not a callback" ;;
 	esac
 }
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match \
 	    110:unpatchable 111:unpatchable 112:unpatchable \
-	    113:failed_to_find 114:no_match 115:unpatchable 116:unpatchable; do
+	    113:failed_to_find 114:no_match 115:unpatchable 116:unpatchable 117:no_match; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then
