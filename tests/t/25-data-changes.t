@@ -6,9 +6,11 @@
 # then a real one: a netlink policy's change in net/ipv6/seg6.c beside a
 # code change.  A read-only variable whose running value is its initial
 # value is patched in place instead (same size, references only to what
-# the running kernel has: the policy builds); writable data, a size
-# change, __ro_after_init and a reference to a function new in the update
-# stay refused.  A structure's layout change is refused the same way (the
+# the running kernel has, or a function of the unit new in the update:
+# the policy builds); a size change, __ro_after_init, a reference to a
+# variable new in the update, and writable data stay refused -- but for a
+# writable structure whose only changes are callback fields (NULL or a
+# function, before and after), which are patched in place.  A structure's layout change is refused the same way (the
 # compiler's debug information says), and a change of its text that keeps
 # the layout is not.
 . "$(dirname "$0")/../lib/tap.sh"
