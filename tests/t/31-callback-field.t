@@ -10,12 +10,15 @@
 # The same update under another id, applied on top, finds the field no
 # longer NULL (its pre value) and is refused with nothing changed; once
 # the first is undone, it applies.
+# tests/patches/param-bool-new-get.patch points read-only param_ops_bool's
+# .get at a function another unit (kernel/sysctl.c) adds: printk.time
+# reads "yes" while applied, Y after undo.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 21
+plan 27
 p=$KSPLICE_TOP/tests/patches
 mu=$(make_update "$p/memory-uevent.patch" cbmem)
 ok $? "ksplice-create builds the memory_subsys update"
@@ -26,10 +29,12 @@ like "$(cat "$tmp/create-cbmem.log")" 'new function: memory_subsys_uevent' \
 	"  and the callback is a new function of the update"
 mu2=$(make_update "$p/memory-uevent.patch" cbmem2)
 ok $? "the same update under another id builds"
-[ -s "${mu:-}" ] && [ -s "${mu2:-}" ] || {
+pb=$(make_update "$p/param-bool-new-get.patch" cbpb)
+ok $? "the param_ops_bool update (another unit's new function) builds"
+[ -s "${mu:-}" ] && [ -s "${mu2:-}" ] && [ -s "${pb:-}" ] || {
 	sed 's/^/# /' "$tmp"/create-*.log; bail "an update was not built"; }
 
-out=$(vm --file "$mu" --file "$mu2" -- '
+out=$(vm --file "$mu" --file "$mu2" --file "$pb" -- '
 	m=$(ls -d /sys/devices/system/memory/memory* | head -n 1)
 	echo "BLOCK ${m##*/}"
 	ue() { echo "UE $1 $(grep -c "^KSPLICE_CB=${m##*/}$" $m/uevent)"; }
@@ -41,6 +46,10 @@ out=$(vm --file "$mu" --file "$mu2" -- '
 	ksplice-undo cbmem; echo "UNDO=$?"; ue undone
 	ksplice-apply ksplice-cbmem2.tar.gz; echo "APPLY2=$?"; ue applied2
 	ksplice-undo cbmem2; echo "UNDO2=$?"; ue undone2
+	pt() { echo "PT $1 $(cat /sys/module/printk/parameters/time)"; }
+	pt stock
+	ksplice-apply ksplice-cbpb.tar.gz; echo "APPLY-PB=$?"; pt applied
+	ksplice-undo cbpb; echo "UNDO-PB=$?"; pt undone
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 ' 2>&1)
 ok $? "the guest ran the scenario (the rig exited 0)"
@@ -61,4 +70,9 @@ like "$out" 'APPLY2=0' "then the second applies (the field is NULL, its pre valu
 like "$out" '^UE applied2 1$' "  calling its own copy of the callback"
 like "$out" 'UNDO2=0' "it undoes"
 like "$out" '^UE undone2 0$' "  and the uevent is the stock one"
+like "$out" '^PT stock Y$' "stock: printk.time reads Y"
+like "$out" 'APPLY-PB=0' "the param_ops_bool update applies"
+like "$out" '^PT applied yes$' "  and the table's .get is the new function of kernel/sysctl.c"
+like "$out" 'UNDO-PB=0' "it undoes"
+like "$out" '^PT undone Y$' "  and printk.time reads Y again"
 unlike "$out" 'DMESG: ' "no oops or warning in dmesg"
