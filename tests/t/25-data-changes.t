@@ -19,7 +19,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 73
+plan 75
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -257,7 +257,9 @@ cbo 's/= { .match = mt }/= { .match = mt, .data = \&lim }/' cbdata &&
 cbo 's/unsigned int flags;/unsigned int flags; long more;/; s/= { .match = mt }/= { .match = mt, .check = mt2 }/' cbsize &&
 cbo 's/= { .match = mt }/= { .match = mt, .check = ext }/' cbext &&
 cbo 's/= { .match = mt }/= { .match = mt, .check = mt2 }/; s/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa &&
-cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa0 ||
+cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa0 &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = mt2 }/; s/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu &&
+cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu0 ||
 	bail "cannot compile the callback objects"
 out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbnew.o")
 like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
@@ -287,4 +289,8 @@ like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patch
 out=$(ksplice-create --diff-objects "$tmp/cbroa0.o" "$tmp/cbroa.o")
 like "$out" '^  changed data: reg: its initial value \(what it points at\) \(\.data\.\.ro_after_init; ' \
 	"__ro_after_init's callback is refused (boot set it)"
+unlike "$out" 'callback fields \([0-9]+\)' "  not patched in place"
+out=$(ksplice-create --diff-objects "$tmp/cbpcpu0.o" "$tmp/cbpcpu.o")
+like "$out" '^  changed data: reg: its initial value \(what it points at\) \(\.data\.\.percpu; ' \
+	"a per-CPU structure's callback is refused (one copy per CPU, each the kernel's)"
 unlike "$out" 'callback fields \([0-9]+\)' "  not patched in place"
