@@ -137,6 +137,26 @@ static bool ksplice_data_is_text(unsigned long addr)
 	return ret;
 }
 
+/*
+ * Does a symbol start at @addr with room for @size bytes before the
+ * next one?  Of a writable variable, whose other bytes are the kernel's,
+ * this and its fields are all that can be checked.
+ */
+static bool ksplice_data_fits(unsigned long addr, unsigned int size)
+{
+	unsigned long sz, off;
+	char *modname, *buf;
+	bool ret;
+
+	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!buf)
+		return false;
+	ret = ksplice_k.kallsyms_lookup(addr, &sz, &off, &modname, buf) &&
+	      !off && sz >= size;
+	kfree(buf);
+	return ret;
+}
+
 /* Do the bytes of @relocs' fields differ between @a and @b? */
 static bool ksplice_fields_differ(const struct ksplice_reloc *relocs,
 				  unsigned int nr, const u8 *a, const u8 *b)
@@ -311,6 +331,8 @@ static bool ksplice_data_pre_image(struct ksplice_core *core,
 			return false;
 		put_unaligned(val, (u64 *)(img + r->offset));
 	}
+	if (ksplice_data_fields(d) && !ksplice_data_fits(addr, d->size))
+		return false;
 	return !ksplice_data_differs(d, (void *)addr, img);
 }
 
