@@ -543,7 +543,9 @@ static int check_in_place(const struct update *u)
 					  c->post->st.st_value + c->post->st.st_size, &r);
 			for (j = 0; j < n; j++) {
 				diff_target(&u->units[i].post, &r[j], &t);
-				if (!t.sym && defined_anew(u, t.name, u->units[i].target))
+				/* a writable one's other fields may hold string literals */
+				if (!t.sym && t.name &&
+				    defined_anew(u, t.name, u->units[i].target))
 					return error("changed data: %s: its new value refers to %s, new in this update: it cannot be patched in place",
 						     c->post->name, t.name);
 			}
