@@ -714,3 +714,20 @@ void ksplice_data_going(struct ksplice_core *core, const char *target)
 		core->ds[i].addr = 0;
 	}
 }
+
+/* Does a post image of @core point at a function the update adds? */
+bool ksplice_data_into_update(const struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	const struct ksplice_data *d;
+	unsigned int i, k;
+
+	for (i = 0; i < u->nr_data; i++) {
+		d = &u->data[i];
+		for (k = 0; k < d->nr_post_relocs; k++)
+			if (ksplice_data_new_func(core, d,
+						  d->post_relocs[k].symbol))
+				return true;
+	}
+	return false;
+}

@@ -230,6 +230,55 @@ check "undo restored every byte" "$before" "$after"
 check "old code runs after the byte check" "$old" "$(value)"
 
 rmmod selftest_update && ok "reversed update can be removed" || nok "rmmod selftest_update"
+# A callback field patched in place to a function only the update has
+# (cb=1).  A task that read the field before the undo took it back calls it
+# after: the update's module stays until no such task can be in it
+# (kmod/drain.c), within the undo's retries or else after it.
+hold() { echo "hold $1" >/proc/ksplice_target 2>/dev/null; }
+go() { sleep "$1"; echo go >/proc/ksplice_target; }
+hold 0 & go 0.3; wait $!
+check "cb: stock, a task finds the callback NULL" 1 "$?"
+insmod selftest_update.ko cb=1 || nok "insmod selftest_update.ko cb=1"
+echo applied >$u/stage && ok "cb: applies" || nok "cb: apply: $(cat $u/abort_detail)"
+hold 0 & go 0.3; wait $!
+check "cb: applied, the task calls the update's function" 0 "$?"
+drain() {	# TRIES MS: undo while a task holds the callback it read
+	echo "$1" >$u/max_tries
+	echo 1000 >$u/retry_interval_ms
+	rm -f /tmp/undo-rc /tmp/hold-rc
+	(hold $2; echo $? >/tmp/hold-rc) & hp=$!
+	sleep 0.5
+	(echo reversed >$u/stage; echo $? >/tmp/undo-rc) & up=$!
+	sleep 2
+	check "cb: undo waits for the task ($1 tries)" absent \
+		"$([ -e /tmp/undo-rc ] && echo present || echo absent)"
+	rmmod selftest_update 2>/dev/null && nok "cb: module removed under the task" ||
+		ok "cb: its module cannot be removed meanwhile ($1 tries)"
+	go 0
+	wait $up
+	task_at_end=$([ -e /tmp/hold-rc ] && echo out || echo in)
+	check "cb: undo done ($1 tries)" 0 "$(cat /tmp/undo-rc)"
+	check "cb: stage after undo ($1 tries)" reversed "$(cat $u/stage)"
+}
+drain 5 2500
+check "cb: the undo ended once the task had left the update's function" out "$task_at_end"
+wait $hp
+check "cb: the task called what it read" 0 "$(cat /tmp/hold-rc)"
+hold 0 & go 0.3; wait $!
+check "cb: undone, the task finds the callback NULL again" 1 "$?"
+echo applied >$u/stage && ok "cb: applies again" || nok "cb: apply again: $(cat $u/abort_detail)"
+drain 1 4000
+check "cb: with one try, the undo ended with the task in the function" in "$task_at_end"
+check "cb: saying the module stays" yes \
+	"$(dmesg | grep -q 'selftest: undone, but tasks are in its code (1, ' && echo yes)"
+rmmod selftest_update 2>/dev/null && nok "cb: module removed with the task in it" ||
+	ok "cb: its module stays after the undo while the task is in it"
+wait $hp
+check "cb: the task called what it read, in the module" 0 "$(cat /tmp/hold-rc)"
+sleep 3
+check "cb: then the core lets it go" yes \
+	"$(dmesg | grep -q 'selftest: no task is in its code any more' && echo yes)"
+rmmod selftest_update && ok "cb: then its module can be removed" || nok "cb: rmmod selftest_update"
 rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"
 rmmod ksplice && ok "core can be removed" || nok "rmmod ksplice"
 dmesg | tail -n +$((boot + 1)) | grep -E 'WARNING|BUG|Oops|ksplice: (selftest: (applied|reversed))' | sed 's/^/     /'

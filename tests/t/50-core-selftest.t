@@ -6,7 +6,11 @@
 # detail, 2 of code that must never be patched (the core itself,
 # stop_machine's), one whose target module is not loaded (it applies) and one with
 # no room for a jump (ftrace redirects it), and then applies, traces,
-# blocks and undoes a good one.
+# blocks and undoes a good one; then, with cb=1, a callback field of
+# writable data pointed at a function only the update has, and undone
+# while a task that read it has not yet called it: the update module stays
+# until the task has left it (kmod/drain.c), within the undo's tries or,
+# with one try, after it.
 # Each of its "ok"/"FAIL" lines becomes a TAP line.
 # KSPLICE_SELFTEST_KERNEL=ABI runs it on another kernel of the table
 # ../../kernels (make check-612: 6.12.117+deb12-amd64), built out of tree
