@@ -10,9 +10,10 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	8	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
+#define KSPLICE_ABI_VERSION	9	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
 					 * 8: data (read-only data patched in
-					 * place) */
+					 * place); 9: ksplice_data.flags
+					 * (callback fields of writable data) */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -210,8 +211,26 @@ struct ksplice_var {
  * that name, as in pre code; in the post image, it is resolved as for
  * new code.  Relocations are R_X86_64_64 only, named, inside the
  * variable and not overlapping.  The variable must lie in the target's
- * read-only data (not __ro_after_init).
+ * read-only data (not __ro_after_init), unless KSPLICE_DATA_FIELDS.
  */
+/*
+ * KSPLICE_DATA_FIELDS: the variable is writable (the kernel changes some
+ * of it as it runs: a list head, a counter), and only some 8-byte fields
+ * of it change, each a callback: NULL, or a function's address.  The
+ * fields are the offsets of @pre_relocs and @post_relocs (a field NULL on
+ * one side has a relocation on the other only); nothing else of the
+ * variable is compared or written.  At apply each field's running value
+ * must be the pre image's (NULL, or the address its pre relocation is
+ * proven to name) and becomes the post image's; undo the reverse.  A post
+ * relocation may name a function the update adds (one of new_funcs of the
+ * same target, of @unit or global): the field then points into the update
+ * module, which stays while the update is applied.  The variable must lie
+ * in the target's writable data; found by the unit's bindings, or else by
+ * a name unique in the target.
+ */
+#define KSPLICE_DATA_FIELDS	0x1
+#define KSPLICE_DATA_FLAGS	KSPLICE_DATA_FIELDS
+
 #define KSPLICE_MAX_DATA	1024	/* of one object */
 #define KSPLICE_MAX_DATA_SIZE	(1 << 16)
 
@@ -226,6 +245,7 @@ struct ksplice_data {
 	const unsigned char *post;
 	const struct ksplice_reloc *post_relocs;
 	unsigned int nr_post_relocs;
+	unsigned int flags;		/* KSPLICE_DATA_*, ABI 9 */
 };
 
 struct ksplice_object {

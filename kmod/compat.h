@@ -80,6 +80,24 @@ static inline void ksplice_mod_rodata(const struct module *mod,
 }
 
 /*
+ * Where @mod's writable data (its .data and .bss) lies: after its
+ * __ro_after_init part in 6.1's core layout, its own mem[MOD_DATA] from
+ * 6.4.
+ */
+static inline void ksplice_mod_data(const struct module *mod,
+				    unsigned long *start, unsigned long *end)
+{
+#if KSPLICE_HAVE_MODULE_MEMORY
+	*start = (unsigned long)mod->mem[MOD_DATA].base;
+	*end = *start + mod->mem[MOD_DATA].size;
+#else
+	*start = (unsigned long)mod->core_layout.base +
+		 mod->core_layout.ro_after_init_size;
+	*end = (unsigned long)mod->core_layout.base + mod->core_layout.size;
+#endif
+}
+
+/*
  * The ftrace handler's way to send the traced call elsewhere: 6.1's
  * ftrace_instruction_pointer_set() became ftrace_regs_set_instruction_pointer()
  * (renamed with the other ftrace_regs accessors before 6.12; a macro on x86

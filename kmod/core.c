@@ -413,6 +413,9 @@ static int __ksplice_apply(struct ksplice_core *core)
 	if (core->stage == KSPLICE_STAGE_APPLIED)
 		return ksplice_set_abort(core, KSPLICE_ABORT_ALREADY_APPLIED,
 					 "already applied");
+	if (core->draining)
+		return ksplice_set_abort(core, KSPLICE_ABORT_CODE_BUSY,
+					 "a task is still in its code since its undo");
 	ksplice_clear_abort(core);
 	ret = ksplice_get_ref(core);
 	if (ret)
@@ -478,7 +481,10 @@ static int __ksplice_reverse(struct ksplice_core *core, bool force)
 	memset(core->hooks_ran, 0, sizeof(core->hooks_ran));
 	ksplice_set_stage(core, KSPLICE_STAGE_REVERSED);
 	core->nr_uses = 0;
-	ksplice_put_ref(core);
+	if (force)
+		ksplice_put_ref(core);
+	else
+		ksplice_drain(core);
 	return 0;
 }
 
@@ -629,6 +635,7 @@ static struct ksplice_core *ksplice_core_alloc(struct ksplice_update *u)
 	core->stage = KSPLICE_STAGE_LOADED;
 	core->max_tries = KSPLICE_DEFAULT_TRIES;
 	core->retry_interval_ms = KSPLICE_DEFAULT_INTERVAL_MS;
+	ksplice_drain_init(core);
 	return core;
 }
 
@@ -688,7 +695,7 @@ int ksplice_register_update(struct ksplice_update *update)
 	if (ret)
 		pr_warn("rejected update: %s\n", why[0] ? why : "error");
 	else
-		pr_info("%s: loaded, %u functions, %u read-only variables\n",
+		pr_info("%s: loaded, %u functions, %u variables patched in place\n",
 			update->id, update->nr_funcs, update->nr_data);
 	kfree(why);
 	return ret;
@@ -703,6 +710,7 @@ void ksplice_unregister_update(struct ksplice_update *update)
 		return;
 	/* Waits for any stage write in progress to finish. */
 	ksplice_sysfs_del(core);
+	ksplice_drain_cancel(core);
 	mutex_lock(&ksplice_mutex);
 	/* Only a forced module unload gets here with the update applied. */
 	if (core->stage == KSPLICE_STAGE_APPLIED &&

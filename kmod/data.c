@@ -16,6 +16,10 @@
  * vmlinux), and text_poke() only handles text: the bytes are written
  * through a writable alias of their pages, vmap()ed before the stop and
  * vunmap()ed after it.
+ *
+ * A writable variable (KSPLICE_DATA_FIELDS) is the kernel's to change
+ * as it runs (a list head once registered), so only its callback fields
+ * are checked and written, the same way, and the rest is left alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -69,6 +73,136 @@ static bool ksplice_data_rodata(const char *target, unsigned long addr,
 	}
 	mutex_unlock(ksplice_k.module_mutex);
 	return ret;
+}
+
+/*
+ * Are @size bytes at @addr writable data of @target: vmlinux's .data or
+ * .bss, a module's own data?
+ */
+static bool ksplice_data_rw(const char *target, unsigned long addr,
+			    unsigned int size)
+{
+	unsigned long start, end;
+	struct module *mod;
+	bool ret = false;
+
+	if (ksplice_is_vmlinux(target))
+		return ksplice_data_within(addr, size,
+					   ksplice_lookup_name("_sdata"),
+					   ksplice_lookup_name("_edata")) ||
+		       ksplice_data_within(addr, size,
+					   ksplice_lookup_name("__bss_start"),
+					   ksplice_lookup_name("__bss_stop"));
+	mutex_lock(ksplice_k.module_mutex);
+	mod = ksplice_k.find_module(target);
+	if (mod) {
+		ksplice_mod_data(mod, &start, &end);
+		ret = ksplice_data_within(addr, size, start, end);
+	}
+	mutex_unlock(ksplice_k.module_mutex);
+	return ret;
+}
+
+static bool ksplice_data_fields(const struct ksplice_data *d)
+{
+	return d->flags & KSPLICE_DATA_FIELDS;
+}
+
+/* Where @d may lie in its target: read-only data, or writable data. */
+static bool ksplice_data_place(const struct ksplice_data *d,
+			       unsigned long addr)
+{
+	return ksplice_data_fields(d) ? ksplice_data_rw(d->target, addr, d->size) :
+	       ksplice_data_rodata(d->target, addr, d->size);
+}
+
+/*
+ * Is @addr in text, vmlinux's or a module's (a function an update adds
+ * too)?  A callback field's symbol must be a function: ksplice-create
+ * cannot tell one it does not define from data.
+ */
+static bool ksplice_data_is_text(unsigned long addr)
+{
+	unsigned long s = ksplice_lookup_name("_stext");
+	unsigned long e = ksplice_lookup_name("_etext");
+	struct module *mod;
+	bool ret;
+
+	if (s && e && addr >= s && addr < e)
+		return true;
+	preempt_disable();
+	mod = ksplice_k.module_address(addr);
+	ret = mod && ksplice_mod_in_text(mod, addr, 1);
+	preempt_enable();
+	return ret;
+}
+
+/*
+ * Does a symbol start at @addr with room for @size bytes before the
+ * next one?  Of a writable variable, whose other bytes are the kernel's,
+ * this and its fields are all that can be checked.
+ */
+static bool ksplice_data_fits(unsigned long addr, unsigned int size)
+{
+	unsigned long sz, off;
+	char *modname, *buf;
+	bool ret;
+
+	buf = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	if (!buf)
+		return false;
+	ret = ksplice_k.kallsyms_lookup(addr, &sz, &off, &modname, buf) &&
+	      !off && sz >= size;
+	kfree(buf);
+	return ret;
+}
+
+/* Do the bytes of @relocs' fields differ between @a and @b? */
+static bool ksplice_fields_differ(const struct ksplice_reloc *relocs,
+				  unsigned int nr, const u8 *a, const u8 *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (memcmp(a + relocs[i].offset, b + relocs[i].offset, 8))
+			return true;
+	return false;
+}
+
+/*
+ * Does @running differ from @img in what @d changes: the whole variable,
+ * or its callback fields?
+ */
+static bool ksplice_data_differs(const struct ksplice_data *d,
+				 const void *running, const u8 *img)
+{
+	if (!ksplice_data_fields(d))
+		return memcmp(running, img, d->size);
+	return ksplice_fields_differ(d->pre_relocs, d->nr_pre_relocs,
+				     running, img) ||
+	       ksplice_fields_differ(d->post_relocs, d->nr_post_relocs,
+				     running, img);
+}
+
+static void ksplice_fields_copy(const struct ksplice_reloc *relocs,
+				unsigned int nr, u8 *to, const u8 *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		memcpy(to + relocs[i].offset, from + relocs[i].offset, 8);
+}
+
+/* Writes what @d changes of @img to @to (in the stop: nothing reads). */
+static void ksplice_data_copy(const struct ksplice_data *d, u8 *to,
+			      const u8 *img)
+{
+	if (!ksplice_data_fields(d)) {
+		memcpy(to, img, d->size);
+		return;
+	}
+	ksplice_fields_copy(d->pre_relocs, d->nr_pre_relocs, to, img);
+	ksplice_fields_copy(d->post_relocs, d->nr_post_relocs, to, img);
 }
 
 /*
@@ -157,6 +291,19 @@ static struct ksplice_func ksplice_data_func(const struct ksplice_data *d)
 }
 
 /*
+ * Is @sym what @name means to @d's unit: a symbol of that name, or what
+ * an applied update added under it (a callback an earlier update's field
+ * points at: that update cannot be undone first, its field is this
+ * one's pre value)?
+ */
+static bool ksplice_data_sym_is(const struct ksplice_data *d,
+				const char *name, unsigned long sym)
+{
+	return ksplice_sym_is(d->target, name, sym) ||
+	       ksplice_added_by(d->target, name, d->unit, sym);
+}
+
+/*
  * Is each symbol the pre relocations of @d name, as read back from the
  * running bytes at @addr, that symbol (the one bound in the unit, if
  * any)?  As for pre code: a byte that cannot be proven is a mismatch.
@@ -178,11 +325,15 @@ static bool ksplice_data_pre_image(struct ksplice_core *core,
 		val = get_unaligned((u64 *)(addr + r->offset));
 		sym = val - r->addend;
 		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &bound) ?
-		    bound != sym : !ksplice_sym_is(d->target, r->symbol, sym))
+		    bound != sym : !ksplice_data_sym_is(d, r->symbol, sym))
+			return false;
+		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
 			return false;
 		put_unaligned(val, (u64 *)(img + r->offset));
 	}
-	return !memcmp(img, (void *)addr, d->size);
+	if (ksplice_data_fields(d) && !ksplice_data_fits(addr, d->size))
+		return false;
+	return !ksplice_data_differs(d, (void *)addr, img);
 }
 
 /* What the pre relocations and the variable itself turned out to be. */
@@ -238,10 +389,11 @@ static int ksplice_data_no_match(struct ksplice_core *core,
 {
 	struct ksplice_core *owner;
 
-	if (n == 1 && !ksplice_data_rodata(d->target, addrs[0], d->size))
+	if (n == 1 && !ksplice_data_place(d, addrs[0]))
 		return ksplice_set_abort(core, KSPLICE_ABORT_UNPATCHABLE,
-					 "%s (%s): not in read-only data: it cannot be patched in place",
-					 d->name, d->target);
+					 "%s (%s): not in %s data: it cannot be patched in place",
+					 d->name, d->target,
+					 ksplice_data_fields(d) ? "writable" : "read-only");
 	owner = n == 1 ? ksplice_data_owner(core, addrs[0], d->size) : NULL;
 	if (owner)
 		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
@@ -276,8 +428,16 @@ static int ksplice_data_locate(struct ksplice_core *core,
 					 "%s (%s): %s", d->name, d->target,
 					 n > 0 ? "too many variables of that name" :
 					 "not found");
+	/*
+	 * Only some fields of a writable variable are compared: too little
+	 * to tell several of one name apart.
+	 */
+	if (n > 1 && ksplice_data_fields(d))
+		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+					 "%s (%s): ambiguous: %d writable variables of that name, none bound by matching",
+					 d->name, d->target, n);
 	for (k = 0; k < n; k++) {
-		if (ksplice_data_rodata(d->target, addrs[k], d->size) &&
+		if (ksplice_data_place(d, addrs[k]) &&
 		    ksplice_data_pre_image(core, d, addrs[k], ds->pre)) {
 			hits++;
 			found = addrs[k];
@@ -294,7 +454,33 @@ static int ksplice_data_locate(struct ksplice_core *core,
 	return ksplice_data_learn(core, d, found);
 }
 
-/* The post image: relocations resolved as for new code (reloc.c). */
+/*
+ * A function this update adds, of @d's target, named @name in @d's unit
+ * (its static, or a global): its code in the update module, or 0.
+ */
+static unsigned long ksplice_data_new_func(const struct ksplice_core *core,
+					   const struct ksplice_data *d,
+					   const char *name)
+{
+	const struct ksplice_update *u = core->update;
+	const struct ksplice_func *f;
+	unsigned int i;
+
+	for (i = 0; i < u->nr_new_funcs; i++) {
+		f = &u->new_funcs[i];
+		if (!strcmp(f->name, name) && !strcmp(f->target, d->target) &&
+		    (!strcmp(f->unit, d->unit) ||
+		     (f->flags & KSPLICE_FUNC_GLOBAL)))
+			return (unsigned long)f->new_code;
+	}
+	return 0;
+}
+
+/*
+ * The post image: relocations to a function the update adds point at
+ * it (relocated with its target before this), the others are resolved
+ * as for new code (reloc.c).
+ */
 static int ksplice_data_post_image(struct ksplice_core *core,
 				   const struct ksplice_data *d,
 				   struct ksplice_dstate *ds)
@@ -308,9 +494,14 @@ static int ksplice_data_post_image(struct ksplice_core *core,
 	memcpy(ds->post, d->post, d->size);
 	for (i = 0; i < d->nr_post_relocs; i++) {
 		r = &d->post_relocs[i];
-		ret = ksplice_reloc_sym(core, &f, r, &sym);
+		sym = ksplice_data_new_func(core, d, r->symbol);
+		ret = sym ? 0 : ksplice_reloc_sym(core, &f, r, &sym);
 		if (ret)
 			return ret;
+		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
+			return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+						 "%s+0x%x: %s is not a function: not a callback",
+						 d->name, r->offset, r->symbol);
 		put_unaligned((u64)(sym + r->addend), (u64 *)(ds->post + r->offset));
 	}
 	return 0;
@@ -379,8 +570,8 @@ int ksplice_data_prepare(struct ksplice_core *core, bool undo)
 		if (!undo)
 			ret = ksplice_data_locate(core, &u->data[i], ds) ?:
 			      ksplice_data_post_image(core, &u->data[i], ds);
-		if (!ret && memcmp((void *)ds->addr, undo ? ds->post : ds->pre,
-				   u->data[i].size))
+		if (!ret && ksplice_data_differs(&u->data[i], (void *)ds->addr,
+						 undo ? ds->post : ds->pre))
 			ret = ksplice_data_stale(core, i, undo);
 		if (!ret)
 			ret = ksplice_data_map(core, &u->data[i], ds);
@@ -427,8 +618,9 @@ int ksplice_data_check(const struct ksplice_core *core, bool undo)
 
 	for (i = 0; i < core->update->nr_data; i++) {
 		ds = &core->ds[i];
-		if (ds->sel && memcmp((void *)ds->addr, undo ? ds->post : ds->pre,
-				      core->update->data[i].size))
+		if (ds->sel && ksplice_data_differs(&core->update->data[i],
+						    (void *)ds->addr,
+						    undo ? ds->post : ds->pre))
 			return i;
 	}
 	return -1;
@@ -443,9 +635,9 @@ void ksplice_data_write(const struct ksplice_core *core, bool undo)
 	for (i = 0; i < core->update->nr_data; i++) {
 		ds = &core->ds[i];
 		if (ds->sel)
-			memcpy(ds->alias + offset_in_page(ds->addr),
-			       undo ? ds->pre : ds->post,
-			       core->update->data[i].size);
+			ksplice_data_copy(&core->update->data[i],
+					  ds->alias + offset_in_page(ds->addr),
+					  undo ? ds->pre : ds->post);
 	}
 }
 
@@ -521,4 +713,21 @@ void ksplice_data_going(struct ksplice_core *core, const char *target)
 		core->ds[i].live = false;
 		core->ds[i].addr = 0;
 	}
+}
+
+/* Does a post image of @core point at a function the update adds? */
+bool ksplice_data_into_update(const struct ksplice_core *core)
+{
+	const struct ksplice_update *u = core->update;
+	const struct ksplice_data *d;
+	unsigned int i, k;
+
+	for (i = 0; i < u->nr_data; i++) {
+		d = &u->data[i];
+		for (k = 0; k < d->nr_post_relocs; k++)
+			if (ksplice_data_new_func(core, d,
+						  d->post_relocs[k].symbol))
+				return true;
+	}
+	return false;
 }

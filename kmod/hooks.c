@@ -88,7 +88,9 @@ bool ksplice_object_runs(const struct ksplice_update *u, const char *name)
 {
 	int i = ksplice_obj_index(u, name);
 
-	return i >= 0 && (u->objs[i].nr_funcs || u->objs[i].nr_hooks);
+	/* Data patched in place may point at its added functions. */
+	return i >= 0 && (u->objs[i].nr_funcs || u->objs[i].nr_hooks ||
+			  u->objs[i].nr_data);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include <linux/stop_machine.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/tracepoint.h>
 #include "ksplice-update.h"
 #include "arch.h"
@@ -156,6 +157,8 @@ struct ksplice_core {
 					 * its update's */
 	struct ksplice_bindings bindings;
 	bool holds_ref;			/* on the update module */
+	bool draining;			/* undone, its code maybe in use (drain.c) */
+	struct delayed_work drain;
 
 	/* Status, under status_lock: read by sysfs while work runs. */
 	struct mutex status_lock;
@@ -311,6 +314,12 @@ int ksplice_data_stale(struct ksplice_core *core, int i, bool undo);
 bool ksplice_data_in(const struct ksplice_core *core, const char *target);
 int ksplice_data_check_replace(struct ksplice_core *core);
 void ksplice_data_going(struct ksplice_core *core, const char *target);
+bool ksplice_data_into_update(const struct ksplice_core *core);
+
+/* drain.c */
+void ksplice_drain_init(struct ksplice_core *core);
+void ksplice_drain_cancel(struct ksplice_core *core);
+void ksplice_drain(struct ksplice_core *core);
 
 /* reloc.c */
 int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,

@@ -92,7 +92,8 @@ static int ksplice_relocate_func(struct ksplice_core *core,
  * (a module coming), and only then are the target's symbols known.  A
  * target whose object only has hooks is in the view when its hooks run
  * in it (hook_objs of a view; for a whole update, pre-apply marks every
- * object it passed).
+ * object it passed), one with only data when that data is selected (the
+ * operation patches it, data.c).
  */
 bool ksplice_view_has_target(const struct ksplice_core *core,
 			     const char *target)
@@ -106,6 +107,10 @@ bool ksplice_view_has_target(const struct ksplice_core *core,
 			return true;
 	for (i = 0; i < u->nr_objs; i++)
 		if ((objs & BIT_ULL(i)) && !strcmp(u->objs[i].name, target))
+			return true;
+	/* Data patched in place may point at the target's new functions. */
+	for (i = 0; core->ds && i < u->nr_data; i++)
+		if (core->ds[i].sel && !strcmp(u->data[i].target, target))
 			return true;
 	return false;
 }

@@ -331,6 +331,41 @@ static int ksplice_check_data_relocs(const struct module *mod,
 	return 0;
 }
 
+/* Nonzero if a field of @relocs is not 8-aligned (read once checked). */
+static int ksplice_check_fields_aligned(const struct ksplice_reloc *relocs,
+					unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (relocs[i].offset % 8)
+			return -EINVAL;
+	return 0;
+}
+
+/*
+ * Nonzero if a field that @a's relocations name and @b's do not is not
+ * NULL in @b_img: a callback field without a relocation is NULL.  Both
+ * arrays are sorted.
+ */
+static int ksplice_check_fields_null(const struct ksplice_reloc *a,
+				     unsigned int na,
+				     const struct ksplice_reloc *b,
+				     unsigned int nb, const u8 *b_img)
+{
+	static const u8 zero[8];
+	unsigned int i, j = 0;
+
+	for (i = 0; i < na; i++) {
+		while (j < nb && b[j].offset < a[i].offset)
+			j++;
+		if ((j == nb || b[j].offset != a[i].offset) &&
+		    memcmp(b_img + a[i].offset, zero, 8))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int ksplice_check_data(const struct ksplice_update *u,
 			      const struct ksplice_object *o,
 			      const struct ksplice_data *d, char *why,
@@ -349,10 +384,29 @@ static int ksplice_check_data(const struct ksplice_update *u,
 	    !ksplice_in_mod(mod, d->pre, d->size) ||
 	    !ksplice_in_mod(mod, d->post, d->size))
 		return KSPLICE_WHY("%s: bad images", d->name);
-	return ksplice_check_data_relocs(mod, d, d->pre_relocs,
-					 d->nr_pre_relocs, why, len) ?:
-	       ksplice_check_data_relocs(mod, d, d->post_relocs,
-					 d->nr_post_relocs, why, len);
+	if (d->flags & ~KSPLICE_DATA_FLAGS)
+		return KSPLICE_WHY("%s: unknown flags %#x", d->name, d->flags);
+	if (ksplice_check_data_relocs(mod, d, d->pre_relocs, d->nr_pre_relocs,
+				      why, len) ||
+	    ksplice_check_data_relocs(mod, d, d->post_relocs,
+				      d->nr_post_relocs, why, len))
+		return -EINVAL;
+	/*
+	 * Callback fields (read once the arrays are checked): 8-aligned, and
+	 * NULL where one side has no relocation.
+	 */
+	if ((d->flags & KSPLICE_DATA_FIELDS) &&
+	    (!(d->nr_pre_relocs + d->nr_post_relocs) ||
+	     ksplice_check_fields_aligned(d->pre_relocs, d->nr_pre_relocs) ||
+	     ksplice_check_fields_aligned(d->post_relocs, d->nr_post_relocs) ||
+	     ksplice_check_fields_null(d->pre_relocs, d->nr_pre_relocs,
+				       d->post_relocs, d->nr_post_relocs,
+				       d->post) ||
+	     ksplice_check_fields_null(d->post_relocs, d->nr_post_relocs,
+				       d->pre_relocs, d->nr_pre_relocs,
+				       d->pre)))
+		return KSPLICE_WHY("%s: bad callback fields", d->name);
+	return 0;
 }
 
 /*

@@ -16,6 +16,7 @@ make -s -C "$kdir" M="$test_dir/target" modules
 	"$test_dir/target/ksplice_target_pre.o" "$test_dir/target/ksplice_target_v2.o" \
 	ksplice_test_target ksplice_test_sleeper ksplice_test_caller \
 	ksplice_test_jl ksplice_test_tail -- ksplice_test_wrapper ksplice_test_jl_nt \
+	+ ksplice_test_cb_new \
 	>"$test_dir/update/update.c"
 # The NMI test's update (tests/t/38-nmi.t): one function, run by NMIs.
 "$test_dir/gen-update.py" nmi ksplice_target \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-gen-update.py ID TARGET PRE.o POST.o FUNC... [-- SPARE...] > update.c
+gen-update.py ID TARGET PRE.o POST.o FUNC... [-- SPARE...] [+ NEW...] > update.c
 
 Writes the C source of a test update module for the ksplice core: for
 each FUNC, its pre code, relocations and special sites from PRE.o, and
@@ -13,7 +13,8 @@ core's self-test only.
 The module takes a parameter bad=N that breaks the update in a known way
 before registering it (see update/break.c), to test validation and
 matching.  SPARE functions follow the others in the array but are not
-counted in nr_funcs: break.c swaps them in.
+counted in nr_funcs: break.c swaps them in.  NEW functions are only in
+POST.o: the update's new_funcs, which cb=1 (update/cb.c) turns on.
 """
 import struct
 import sys
@@ -155,8 +156,10 @@ def new_code_asm(i, code, rels, post_sites):
 
 
 def return_sites_asm(i, post_sites):
-    """The .return_sites entries of the new code, for the module loader."""
-    return "".join(".long new%d + %d - .\\n" % (i, off) for off, kind in post_sites
+    """The .return_sites entries of the new code (new<i>, or the symbol
+    @i names), for the module loader."""
+    sym = i if isinstance(i, str) else "new%d" % i
+    return "".join(".long %s + %d - .\\n" % (sym, off) for off, kind in post_sites
                    if kind == SITE_KIND[".return_sites"])
 
 
@@ -182,6 +185,10 @@ def reloc_array(name, rels):
 def main():
     uid, target, pre_path, post_path = sys.argv[1:5]
     funcs = sys.argv[5:]
+    added = []
+    if "+" in funcs:
+        added = funcs[funcs.index("+") + 1:]
+        funcs = funcs[:funcs.index("+")]
     spare = 0
     if "--" in funcs:
         spare = len(funcs) - funcs.index("--") - 1
@@ -218,14 +225,29 @@ def main():
               (i, new_code_asm(i, nbytes, nrel, sites(post, nsym)),
                return_sites_asm(i, sites(post, nsym))))
         print()
+    for i, f in enumerate(added):
+        nsym, nbytes = post.func(f)
+        nrel = relocs(post, nsym)
+        if any(r[4] is not None for r in nrel):
+            sys.exit("%s: new code refers to anonymous data" % f)
+        reloc_array("add_relocs%d" % i, nrel)
+        print('KSPLICE_NEW_CODE(add%d, "%s", "%s");\n' %
+              (i, new_code_asm(i, nbytes, nrel, sites(post, nsym)),
+               return_sites_asm("add%d" % i, sites(post, nsym))))
     print("static struct ksplice_func funcs[] = {")
     for i, f in enumerate(funcs):
         print('\tKSPLICE_FUNC("%s", "%s", %d),' % (f, target, i))
     print("};\n")
+    print("static struct ksplice_func new_funcs[] = {")
+    for i, f in enumerate(added):
+        print('\tKSPLICE_ADDED("%s", %d),' % (f, i))
+    print("\t{}\n};\n")
     print("#define KSPLICE_SPARE %d\n" % spare)
     print("static void ksplice_test_sizes(void)\n{")
     for i in range(len(funcs)):
         print("\tKSPLICE_SIZES(%d);" % i)
+    for i in range(len(added)):
+        print("\tKSPLICE_ADDED_SIZE(%d);" % i)
     print("}\n")
     print('KSPLICE_UPDATE("%s", "%s");' % (uid, target))
 

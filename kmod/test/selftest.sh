@@ -50,9 +50,11 @@ reject_why() {
 	20) echo "ksplice_test_ops: relocs overlap or are unsorted at +0x4" ;;
 	21) echo "ksplice_test_ops: bad images" ;;
 	22) echo "*: a cumulative update patching data in place is not supported" ;;
+	23) echo "ksplice_test_ops: unknown flags 0x80" ;;
+	24) echo "ksplice_test_ops: bad callback fields" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"
@@ -87,12 +89,14 @@ apply_detail() {
 	113) echo "ksplice_no_such_table (ksplice_target): not found" ;;
 	114) echo "ksplice_test_ops (ksplice_target): no variable of that name holds the pre image (1 of that name)" ;;
 	115) echo "ksplice_test_counter (ksplice_target): not in read-only data: it cannot be patched in place" ;;
+	116) echo "ksplice_test_ops (ksplice_target): not in writable data: it cannot be patched in place" ;;
+	117) echo "ksplice_test_nmi_res+0x0: ksplice_test_counter is not a function: not a callback" ;;
 	esac
 }
 for case in 100:no_match 101:no_match 102:no_match 103:failed_to_find \
 	    104:failed_to_find 106:no_match 107:bad_update 109:no_match \
 	    110:unpatchable 111:unpatchable 112:unpatchable \
-	    113:failed_to_find 114:no_match 115:unpatchable; do
+	    113:failed_to_find 114:no_match 115:unpatchable 116:unpatchable 117:no_match; do
 	bad=${case%%:*} want=${case#*:}
 	insmod selftest_update.ko bad=$bad || { nok "bad=$bad insmod"; continue; }
 	if echo applied >$u/stage 2>/dev/null; then
@@ -226,6 +230,55 @@ check "undo restored every byte" "$before" "$after"
 check "old code runs after the byte check" "$old" "$(value)"
 
 rmmod selftest_update && ok "reversed update can be removed" || nok "rmmod selftest_update"
+# A callback field patched in place to a function only the update has
+# (cb=1).  A task that read the field before the undo took it back calls it
+# after: the update's module stays until no such task can be in it
+# (kmod/drain.c), within the undo's retries or else after it.
+hold() { echo "hold $1" >/proc/ksplice_target 2>/dev/null; }
+go() { sleep "$1"; echo go >/proc/ksplice_target; }
+hold 0 & go 0.3; wait $!
+check "cb: stock, a task finds the callback NULL" 1 "$?"
+insmod selftest_update.ko cb=1 || nok "insmod selftest_update.ko cb=1"
+echo applied >$u/stage && ok "cb: applies" || nok "cb: apply: $(cat $u/abort_detail)"
+hold 0 & go 0.3; wait $!
+check "cb: applied, the task calls the update's function" 0 "$?"
+drain() {	# TRIES MS: undo while a task holds the callback it read
+	echo "$1" >$u/max_tries
+	echo 1000 >$u/retry_interval_ms
+	rm -f /tmp/undo-rc /tmp/hold-rc
+	(hold $2; echo $? >/tmp/hold-rc) & hp=$!
+	sleep 0.5
+	(echo reversed >$u/stage; echo $? >/tmp/undo-rc) & up=$!
+	sleep 2
+	check "cb: undo waits for the task ($1 tries)" absent \
+		"$([ -e /tmp/undo-rc ] && echo present || echo absent)"
+	rmmod selftest_update 2>/dev/null && nok "cb: module removed under the task" ||
+		ok "cb: its module cannot be removed meanwhile ($1 tries)"
+	go 0
+	wait $up
+	task_at_end=$([ -e /tmp/hold-rc ] && echo out || echo in)
+	check "cb: undo done ($1 tries)" 0 "$(cat /tmp/undo-rc)"
+	check "cb: stage after undo ($1 tries)" reversed "$(cat $u/stage)"
+}
+drain 5 2500
+check "cb: the undo ended once the task had left the update's function" out "$task_at_end"
+wait $hp
+check "cb: the task called what it read" 0 "$(cat /tmp/hold-rc)"
+hold 0 & go 0.3; wait $!
+check "cb: undone, the task finds the callback NULL again" 1 "$?"
+echo applied >$u/stage && ok "cb: applies again" || nok "cb: apply again: $(cat $u/abort_detail)"
+drain 1 4000
+check "cb: with one try, the undo ended with the task in the function" in "$task_at_end"
+check "cb: saying the module stays" yes \
+	"$(dmesg | grep -q 'selftest: undone, but tasks are in its code (1, ' && echo yes)"
+rmmod selftest_update 2>/dev/null && nok "cb: module removed with the task in it" ||
+	ok "cb: its module stays after the undo while the task is in it"
+wait $hp
+check "cb: the task called what it read, in the module" 0 "$(cat /tmp/hold-rc)"
+sleep 3
+check "cb: then the core lets it go" yes \
+	"$(dmesg | grep -q 'selftest: no task is in its code any more' && echo yes)"
+rmmod selftest_update && ok "cb: then its module can be removed" || nok "cb: rmmod selftest_update"
 rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"
 rmmod ksplice && ok "core can be removed" || nok "rmmod ksplice"
 dmesg | tail -n +$((boot + 1)) | grep -E 'WARNING|BUG|Oops|ksplice: (selftest: (applied|reversed))' | sed 's/^/     /'

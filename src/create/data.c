@@ -26,8 +26,15 @@
  * patches it in place, exactly, from the pre image to the post image
  * (struct ksplice_data, kmod/data.c).  Its relocations must be absolute
  * 64-bit references to named symbols, and the post ones to symbols the
- * running kernel has: nothing new in this update, no carried constant,
- * no string literal the core could not prove is there.
+ * running kernel has, or to a function of this unit the update adds (the
+ * core points at its copy in the update module): no other new symbol,
+ * no carried constant, no string literal the core could not prove is
+ * there.
+ *
+ * A writable variable changed only in callback fields (NULL or a
+ * function's address, before and after) has those fields patched in
+ * place, and nothing else of it (datafields.c): an ops structure that
+ * gains an optional callback.
  *
  * One changed variable needs no running one: a constant of this unit
  * (static, read-only) that only its functions refer to, before and after
@@ -248,10 +255,12 @@ void diff_const_copies(const struct object *pre, struct object *post, FILE *log)
 }
 
 static void add_data(struct diff *d, const struct symbol *a,
-		     const struct symbol *b, const char *what, bool in_place)
+		     const struct symbol *b, const char *what, bool in_place,
+		     unsigned int nr_fields)
 {
 	d->data = xrealloc(d->data, (d->nr_data + 1) * sizeof(*d->data));
-	d->data[d->nr_data++] = (struct data_change){ a, b, what, in_place };
+	d->data[d->nr_data++] = (struct data_change){ a, b, what, in_place,
+						      nr_fields };
 }
 
 /*
@@ -281,7 +290,8 @@ static const char *refs_problem(const struct object *obj,
 		else if (pre && t.sym && t.sym->local == LOCAL_CONST_COPY)
 			snprintf(why, sizeof(why), "a reference to %s, a constant the update carries anew",
 				 t.name);
-		else if (pre && t.sym && !diff_counterpart(pre, t.sym))
+		else if (pre && t.sym && !diff_counterpart(pre, t.sym) &&
+			 !(elf_is_function(t.sym) && !t.addend))
 			snprintf(why, sizeof(why), "a reference to %s, new in this update",
 				 t.name);
 		else
@@ -292,20 +302,44 @@ static const char *refs_problem(const struct object *obj,
 }
 
 /*
- * Why the change of @a to @b cannot be patched in place, or NULL; with
- * @quiet set, the variable is writable or used only at boot, refused as
- * any change of running data is.
+ * Writable data whose callback fields may be patched in place: not
+ * per-CPU or thread-local (one copy per CPU or task), not __ro_after_init
+ * (boot sets it), in a writable section before and after.
+ */
+static bool plain_writable(const struct symbol *s)
+{
+	static const char *const special[] = {
+		".data..percpu", ".data..ro_after_init", ".tdata", ".tbss",
+	};
+
+	return (s->sec->sh.sh_flags & SHF_WRITE) &&
+	       !(s->sec->sh.sh_flags & SHF_TLS) && !IN(s->sec->name, special);
+}
+
+/*
+ * Why the change of @a to @b cannot be patched in place, or NULL (*@nr:
+ * writable, the callback fields patched); with @quiet set, the variable
+ * is used only at boot or is special writable data, refused as any
+ * change of running data is.
  */
 static const char *in_place_problem(const struct object *pre,
 				    const struct symbol *a,
 				    const struct object *post,
-				    const struct symbol *b, bool *quiet)
+				    const struct symbol *b, bool *quiet,
+				    unsigned int *nr)
 {
 	*quiet = true;
+	*nr = 0;
 	if (!is_variable(a) || !is_variable(b) ||
-	    ((a->sec->sh.sh_flags | b->sec->sh.sh_flags) & SHF_WRITE) ||
 	    diff_is_init_data(a->sec) || diff_is_init_data(b->sec))
-		return "writable";
+		return "not a variable of the program's";
+	if ((a->sec->sh.sh_flags | b->sec->sh.sh_flags) & SHF_WRITE) {
+		if (!plain_writable(a) || !plain_writable(b))
+			return "special writable data";
+		*quiet = false;
+		/* Its other references are the same and left alone. */
+		return diff_fields_problem(pre, a, post, b, nr);
+	}
 	*quiet = false;
 	if (a->st.st_size != b->st.st_size)
 		return "its size changes";
@@ -318,6 +352,7 @@ void diff_data(const struct object *pre, const struct object *post,
 	       struct diff *d, FILE *log)
 {
 	char refs[512];
+	unsigned int nr;
 	size_t i;
 	bool quiet;
 
@@ -346,18 +381,25 @@ void diff_data(const struct object *pre, const struct object *post,
 					b->name, what);
 			continue;
 		}
-		why = in_place_problem(pre, a, post, b, &quiet);
-		add_data(d, a, b, what, !why);
+		why = in_place_problem(pre, a, post, b, &quiet, &nr);
+		add_data(d, a, b, what, !why, why ? 0 : nr);
 		if (!log)
 			continue;
+		if (!why && nr) {
+			fprintf(log, "  changed data: %s: callback fields (%u) of writable data: patched in place\n",
+				b->name, nr);
+			continue;
+		}
 		if (!why) {
 			fprintf(log, "  changed data: %s: its %s, read-only: patched in place (%lu bytes)\n",
 				b->name, what, (unsigned long)b->st.st_size);
 			continue;
 		}
 		if (!quiet)
-			fprintf(log, "  note: %s is read-only, but cannot be patched in place: %s\n",
-				b->name, why);
+			fprintf(log, "  note: %s is %s, but cannot be patched in place: %s\n",
+				b->name, (b->sec->sh.sh_flags & SHF_WRITE) ?
+				"writable (only callback fields can be)" : "read-only",
+				why);
 		referrers(post, b, refs, sizeof(refs));
 		fprintf(log, "  changed data: %s: its %s (%s; used by %s)\n",
 			b->name, what, b->sec->name, refs[0] ? refs : "nothing here");

@@ -69,7 +69,9 @@ struct change {
 struct data_change {
 	const struct symbol *pre, *post;
 	const char *what;		/* "size", "initial value", ... */
-	bool in_place;			/* read-only: the core patches it */
+	bool in_place;			/* the core patches it */
+	unsigned int nr_fields;		/* in place, writable: its callback
+					 * fields (datafields.c), else 0 */
 };
 
 struct diff {
@@ -102,6 +104,19 @@ bool diff_is_init_data(const struct section *sec);
  * carried anew, and the functions using them replaced (data.c).
  */
 void diff_const_copies(const struct object *pre, struct object *post, FILE *log);
+/*
+ * Why the change of writable @a to @b is more than callback fields, or
+ * NULL with their number in *@nr (datafields.c).
+ */
+const char *diff_fields_problem(const struct object *pre,
+				const struct symbol *a,
+				const struct object *post,
+				const struct symbol *b, unsigned int *nr);
+/* Is the 8 bytes at @off of @a/@b one of those fields? */
+bool diff_is_field(const struct object *pre, const struct symbol *a,
+		   const struct object *post, const struct symbol *b,
+		   unsigned long off);
+
 /* Finds the existing variables whose contents the patch changes; notes to @log. */
 void diff_data(const struct object *pre, const struct object *post,
 	       struct diff *d, FILE *log);

@@ -327,10 +327,13 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 #define DN "u%zu_d%zu"
 
 /*
- * The relocations of one image of a variable patched in place: named,
- * absolute (data.c checked), offsets from the variable's start.
+ * The relocations of one image (@s, of @obj) of variable @c patched in
+ * place: named, absolute (data.c checked), offsets from the variable's
+ * start; of a writable one, only those of its callback fields.
  */
-static void emit_data_relocs(FILE *out, const struct object *obj,
+static void emit_data_relocs(FILE *out, const struct unit *u,
+			     const struct data_change *c,
+			     const struct object *obj,
 			     const struct symbol *s, const char *name)
 {
 	unsigned long start = s->st.st_value;
@@ -341,6 +344,9 @@ static void emit_data_relocs(FILE *out, const struct object *obj,
 	n = elf_relocs_in(s->sec, start, start + s->st.st_size, &r);
 	fprintf(out, "static const struct ksplice_reloc %s[] = {\n", name);
 	for (i = 0; i < n; i++) {
+		if (c->nr_fields && !diff_is_field(&u->pre, c->pre, &u->post,
+						   c->post, r[i].offset - start))
+			continue;
 		diff_target(obj, &r[i], &t);
 		fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld, .offset = %#lx, .type = %u },\n",
 			t.name, t.addend, r[i].offset - start, r[i].type);
@@ -348,10 +354,12 @@ static void emit_data_relocs(FILE *out, const struct object *obj,
 	fprintf(out, "};\n");
 }
 
-static void emit_data_image(FILE *out, const struct object *obj,
-			    const struct symbol *s, const char *what,
-			    size_t un, size_t dn)
+static void emit_data_image(FILE *out, const struct unit *u,
+			    const struct data_change *c, bool post,
+			    const char *what, size_t un, size_t dn)
 {
+	const struct object *obj = post ? &u->post : &u->pre;
+	const struct symbol *s = post ? c->post : c->pre;
 	char name[96];
 
 	fprintf(out, "static const unsigned char %s_" DN "[] = {\n", what,
@@ -360,7 +368,7 @@ static void emit_data_image(FILE *out, const struct object *obj,
 		    s->st.st_size);
 	fprintf(out, "};\n");
 	snprintf(name, sizeof(name), "%s_relocs_" DN, what, un, dn);
-	emit_data_relocs(out, obj, s, name);
+	emit_data_relocs(out, u, c, obj, s, name);
 }
 
 /* The images of every variable of unit @un patched in place. */
@@ -373,8 +381,8 @@ static void emit_data_images(FILE *out, const struct unit *u, size_t un)
 		c = &u->diff.data[dn];
 		if (!c->in_place)
 			continue;
-		emit_data_image(out, &u->pre, c->pre, "dpre", un, dn);
-		emit_data_image(out, &u->post, c->post, "dpost", un, dn);
+		emit_data_image(out, u, c, false, "dpre", un, dn);
+		emit_data_image(out, u, c, true, "dpost", un, dn);
 		fprintf(out, "\n");
 	}
 }
@@ -401,8 +409,10 @@ static size_t emit_data(FILE *out, const struct update *u, const char *target,
 				(unsigned long)c->pre->st.st_size);
 			fprintf(out, "\t\t.pre = dpre_" DN ", .pre_relocs = dpre_relocs_" DN ", .nr_pre_relocs = ARRAY_SIZE(dpre_relocs_" DN "),\n",
 				un, dn, un, dn, un, dn);
-			fprintf(out, "\t\t.post = dpost_" DN ", .post_relocs = dpost_relocs_" DN ", .nr_post_relocs = ARRAY_SIZE(dpost_relocs_" DN "),\n\t},\n",
+			fprintf(out, "\t\t.post = dpost_" DN ", .post_relocs = dpost_relocs_" DN ", .nr_post_relocs = ARRAY_SIZE(dpost_relocs_" DN "),\n",
 				un, dn, un, dn, un, dn);
+			fprintf(out, "\t\t.flags = %s,\n\t},\n",
+				c->nr_fields ? "KSPLICE_DATA_FIELDS" : "0");
 		}
 	}
 	if (n)

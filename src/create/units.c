@@ -493,8 +493,13 @@ static bool replaces_any(const struct update *u)
 	return false;
 }
 
-/* Does a unit of @u define @name anew (a function or variable it adds)? */
-static bool defined_anew(const struct update *u, const char *name)
+/*
+ * Does a unit of @u define @name anew (a function or variable it adds)?
+ * Not if it is a function of @target: the update carries it, global, and
+ * the core points data at its copy (kmod/data.c).
+ */
+static bool defined_anew(const struct update *u, const char *name,
+			 const char *target)
 {
 	const struct symbol *s;
 	size_t i, k;
@@ -505,7 +510,8 @@ static bool defined_anew(const struct update *u, const char *name)
 			if (s->sec && s->bind == STB_GLOBAL &&
 			    !strcmp(s->name, name) &&
 			    !diff_counterpart(&u->units[i].pre, s))
-				return true;
+				return !elf_is_function(s) ||
+				       strcmp(u->units[i].target, target);
 		}
 	}
 	return false;
@@ -513,7 +519,8 @@ static bool defined_anew(const struct update *u, const char *name)
 
 /*
  * The post image of data patched in place refers to what another unit
- * may add (data.c saw only its own): the core could not resolve it.  A
+ * may add (data.c saw only its own): the core could not resolve it,
+ * unless it is a function of the same target (carried global).  A
  * cumulative update has no data patched in place yet: the running bytes
  * are no longer the stock ones once an update it replaces changed them.
  */
@@ -536,7 +543,9 @@ static int check_in_place(const struct update *u)
 					  c->post->st.st_value + c->post->st.st_size, &r);
 			for (j = 0; j < n; j++) {
 				diff_target(&u->units[i].post, &r[j], &t);
-				if (!t.sym && defined_anew(u, t.name))
+				/* a writable one's other fields may hold string literals */
+				if (!t.sym && t.name &&
+				    defined_anew(u, t.name, u->units[i].target))
 					return error("changed data: %s: its new value refers to %s, new in this update: it cannot be patched in place",
 						     c->post->name, t.name);
 			}

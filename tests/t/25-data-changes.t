@@ -6,9 +6,11 @@
 # then a real one: a netlink policy's change in net/ipv6/seg6.c beside a
 # code change.  A read-only variable whose running value is its initial
 # value is patched in place instead (same size, references only to what
-# the running kernel has: the policy builds); writable data, a size
-# change, __ro_after_init and a reference to a function new in the update
-# stay refused.  A structure's layout change is refused the same way (the
+# the running kernel has, or a function of the unit new in the update:
+# the policy builds); a size change, __ro_after_init, a reference to a
+# variable new in the update, and writable data stay refused -- but for a
+# writable structure whose only changes are callback fields (NULL or a
+# function, before and after), which are patched in place.  A structure's layout change is refused the same way (the
 # compiler's debug information says), and a change of its text that keeps
 # the layout is not.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -17,7 +19,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 57
+plan 75
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -136,17 +138,17 @@ ok $([ -s "$tmp/out/ksplice-segdata.tar.gz" ]; echo $?) "  and writes the update
 tar -xzOf "$tmp/out/ksplice-segdata.tar.gz" ksplice_segdata.ko >"$tmp/seg.ko"
 like "$(strings "$tmp/seg.ko")" '^seg6_genl_policy$' "  whose module names the table for the core"
 
-# The post image refers to a function another unit of the update adds: the
-# running kernel has no such symbol, so not in place (v1), refused.
+# The post image refers to a function another unit of the same target
+# adds: the update carries it (global), and the core points the table at
+# its copy, so it is patched in place.
 mkdir -p "$tmp/out2"
 out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$KSPLICE_TOP/tests/patches/param-bool-new-get.patch" \
 	--id pbnew -o "$tmp/out2" "$src" 2>&1)
-rc=$?
-ok $([ "$rc" != 0 ]; echo $?) "a read-only table pointing at another unit's new function is refused (exit $rc)"
+ok $? "a read-only table pointing at another unit's new function builds"
 like "$out" 'new function: param_get_bool_yn \(kernel/sysctl.c, vmlinux\)' "  the new function is found"
-like "$out" 'changed data: param_ops_bool: its new value refers to param_get_bool_yn, new in this update: it cannot be patched in place' \
-	"  and named as what keeps the table from being patched in place"
-ok $([ -z "$(ls -A "$tmp/out2")" ]; echo $?) "  and no update is written"
+like "$out" 'changed data: param_ops_bool: its initial value \(what it points at\), read-only: patched in place \(32 bytes\)' \
+	"  and the table is patched in place"
+ok $([ -s "$tmp/out2/ksplice-pbnew.tar.gz" ]; echo $?) "  and the update is written"
 
 upd=$(make_update "$KSPLICE_TOP/tests/patches/seg6-tunsrc.patch" segcode "$src")
 ok $? "the same code change without the data change builds an update"
@@ -224,7 +226,71 @@ like "$out" '^  changed data: ops: its initial value \(what it points at\), read
 sed 's/= { f1 }/= { f3 }/; s/^extern int f1(int), f2(int);/extern int f1(int); int f3(int x) { return x + 1; }/' <<<"$ops" |
 	gcc $CFLAGS -c -x c -o "$tmp/onew.o" - || bail "cannot compile the new-function object"
 out=$(ksplice-create --diff-objects "$tmp/opre.o" "$tmp/onew.o")
-like "$out" '^  note: ops is read-only, but cannot be patched in place: a reference to f3, new in this update$' \
-	"a table pointing at a function the update adds is not patched in place"
+like "$out" '^  changed data: ops: its initial value \(what it points at\), read-only: patched in place \(8 bytes\)$' \
+	"a table pointing at a function this unit adds is patched in place (the core points at the update's copy)"
+like "$out" '^new f3$' "  the function is new code of the update"
+sed 's/= { f1 }/= { (void *)\&gv }/; s/^extern int f1(int), f2(int);/extern int f1(int); int gv;/' <<<"$ops" |
+	gcc $CFLAGS -c -x c -o "$tmp/ovar.o" - || bail "cannot compile the new-variable object"
+out=$(ksplice-create --diff-objects "$tmp/opre.o" "$tmp/ovar.o")
+like "$out" '^  note: ops is read-only, but cannot be patched in place: a reference to gv, new in this update$' \
+	"  while a table pointing at a variable the update adds is not"
 like "$out" '^  changed data: ops: its initial value \(what it points at\) \(\.rodata\.ops; used by get\)$' \
 	"  but refused"
+
+# A writable ops structure (registered: the kernel writes its list head)
+# changed only in callback fields, NULL or a function before and after:
+# those fields are patched in place, nothing else of it.  Any other
+# difference keeps it refused, with the reason.
+cb='struct ops { void *list[2]; int (*match)(int); int (*check)(int); unsigned int flags; int *data; };
+static int mt(int x) { return x; }
+int mt2(int x) { return x * 2; }
+int lim;
+extern int ext(int);
+static struct ops reg __attribute__((section(".data..read_mostly"))) = { .match = mt };
+void *regit(void) { return &reg; }'
+cbo() { sed "$1" <<<"$cb" | gcc $CFLAGS -c -x c -o "$tmp/$2.o" -; }
+cbo '' cb0 &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = chk }/; s/^static int mt(int x) { return x; }/&\nstatic int chk(int x) { return x + 1; }/' cbnew &&
+cbo 's/= { .match = mt }/= { .match = mt2 }/' cbre &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = mt2, .flags = 1 }/' cbflags &&
+cbo 's/= { .match = mt }/= { .match = mt, .data = \&lim }/' cbdata &&
+cbo 's/unsigned int flags;/unsigned int flags; long more;/; s/= { .match = mt }/= { .match = mt, .check = mt2 }/' cbsize &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = ext }/' cbext &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = mt2 }/; s/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa &&
+cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa0 &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = mt2 }/; s/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu &&
+cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu0 ||
+	bail "cannot compile the callback objects"
+out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbnew.o")
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
+	"a writable ops structure gaining a callback the update adds: its field patched in place"
+like "$out" '^new chk$' "  the callback is new code of the update"
+unlike "$out" 'changed data: reg: its' "  not refused"
+out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbre.o")
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
+	"a callback retargeted to another existing function: patched in place"
+out=$(ksplice-create --diff-objects "$tmp/cbnew.o" "$tmp/cb0.o")
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
+	"a callback removed (a function to NULL): patched in place"
+out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbflags.o")
+like "$out" '^  note: reg is writable \(only callback fields can be\), but cannot be patched in place: a byte that is not a callback at \+0x20$' \
+	"a callback added beside a changed flag: not patched in place, the flag named"
+like "$out" '^  changed data: reg: its initial value \(\.data\.\.read_mostly; used by regit\)$' "  but refused"
+out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbdata.o")
+like "$out" 'cannot be patched in place: a pointer to data \(lim\) at \+0x28$' \
+	"a data pointer field is not a callback"
+like "$out" '^  changed data: reg: its initial value \(what it points at\) \(' "  refused"
+out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbsize.o")
+like "$out" '^  changed data: reg: its size \(' "a writable structure that grows is refused, callback or not"
+unlike "$out" 'callback fields \([0-9]+\)' "  not patched in place"
+out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbext.o")
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
+	"a callback another unit defines: patched in place (the core checks its address is text)"
+out=$(ksplice-create --diff-objects "$tmp/cbroa0.o" "$tmp/cbroa.o")
+like "$out" '^  changed data: reg: its initial value \(what it points at\) \(\.data\.\.ro_after_init; ' \
+	"__ro_after_init's callback is refused (boot set it)"
+unlike "$out" 'callback fields \([0-9]+\)' "  not patched in place"
+out=$(ksplice-create --diff-objects "$tmp/cbpcpu0.o" "$tmp/cbpcpu.o")
+like "$out" '^  changed data: reg: its initial value \(what it points at\) \(\.data\.\.percpu; ' \
+	"a per-CPU structure's callback is refused (one copy per CPU, each the kernel's)"
+unlike "$out" 'callback fields \([0-9]+\)' "  not patched in place"

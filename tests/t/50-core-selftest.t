@@ -6,7 +6,11 @@
 # detail, 2 of code that must never be patched (the core itself,
 # stop_machine's), one whose target module is not loaded (it applies) and one with
 # no room for a jump (ftrace redirects it), and then applies, traces,
-# blocks and undoes a good one.
+# blocks and undoes a good one; then, with cb=1, a callback field of
+# writable data pointed at a function only the update has, and undone
+# while a task that read it has not yet called it: the update module stays
+# until the task has left it (kmod/drain.c), within the undo's tries or,
+# with one try, after it.
 # Each of its "ok"/"FAIL" lines becomes a TAP line.
 # KSPLICE_SELFTEST_KERNEL=ABI runs it on another kernel of the table
 # ../../kernels (make check-612: 6.12.117+deb12-amd64), built out of tree
@@ -50,6 +54,8 @@ is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=11[01]: the detail says why$')"
 	"updates of the core itself and of stop_machine's code are refused as unpatchable, saying why"
 is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=112: (ksplice_test_jl_nt: jump label where the jump goes, .*|the detail says why|old code still runs)$')" 3 \
 	"a module's notrace function that starts with a jump label is refused as unpatchable, saying why (module sites are not pinned), the old code running"
+is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=(2[34] rejected|11[67]: the detail says why$)')" 4 \
+	"callback fields (ABI 9): unknown data flags and fields without a relocation are rejected; fields of read-only data, or naming a variable, refused at apply"
 like "$out" 'SELFTEST-STATUS=0' "selftest.sh reports no failures"
 unlike "$out" '^     .*(WARNING|BUG|Oops)' "no oops or warning in dmesg"
 echo "1..$_tap_n"

@@ -16,6 +16,11 @@
  *                                   sends the next NMI to the next CPU
  *                                   (N=2), or not (N=0)
  *   cat /proc/ksplice_target_nmi    what those calls returned
+ *   echo hold N >/proc/ksplice_target
+ *                                   reads ksplice_test_cb's callback, waits
+ *                                   for "go" without sleeping, then calls
+ *                                   it with N (ENOENT if it read NULL)
+ *   echo go >/proc/ksplice_target   lets "hold" go on
  *
  * Built twice: as is (the running code and the pre object) and with
  * KSPLICE_V2 (the post object, never loaded).
@@ -165,6 +170,44 @@ noinline void ksplice_test_sleeper(unsigned int ms)
 }
 
 /*
+ * A writable structure with a callback, NULL here: the self-test update
+ * with cb=1 points it at ksplice_test_cb_new, which only the new code has.
+ */
+struct ksplice_test_cbs {
+	void (*fn)(unsigned int ms);
+	unsigned long calls;
+};
+
+struct ksplice_test_cbs ksplice_test_cb;
+static bool ksplice_test_go;
+
+#ifdef KSPLICE_V2
+noinline void ksplice_test_cb_new(unsigned int ms)
+{
+	msleep(ms);
+	ksplice_test_counter += 5000;
+}
+#endif
+
+/*
+ * "hold": as a task preempted between loading an ops pointer and the
+ * call, it yields without ever sleeping (no voluntary switch) until "go".
+ */
+static int ksplice_test_hold(unsigned int ms)
+{
+	void (*fn)(unsigned int ms) = READ_ONCE(ksplice_test_cb.fn);
+
+	while (!READ_ONCE(ksplice_test_go))
+		cond_resched();
+	WRITE_ONCE(ksplice_test_go, false);
+	if (!fn)
+		return -ENOENT;
+	ksplice_test_cb.calls++;
+	fn(ms);
+	return 0;
+}
+
+/*
  * Run by an NMI handler (echo nmi 1): stop_machine() does not stop those,
  * so the jump must be written so that a CPU running this function in
  * the middle of the write runs the old or the new code, never a mix
@@ -288,6 +331,10 @@ static ssize_t ksplice_test_write(struct file *file, const char __user *ubuf,
 		ksplice_test_retarget(ms);
 	else if (sscanf(buf, "nmi %u", &ms) == 1)
 		return ksplice_test_nmi_set(ms) ?: count;
+	else if (sscanf(buf, "hold %u", &ms) == 1)
+		return ksplice_test_hold(ms) ?: count;
+	else if (!strcmp(buf, "go\n") || !strcmp(buf, "go"))
+		WRITE_ONCE(ksplice_test_go, true);
 	else
 		return -EINVAL;
 	return count;

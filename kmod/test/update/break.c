@@ -11,8 +11,8 @@
 
 /*
  * Read-only data patched in place (ABI 8): the target's proc_ops table,
- * with images that are not its bytes.  bad=18..22 break it so that
- * registration fails; bad=113..115 register it and the apply fails.
+ * with images that are not its bytes.  bad=18..24 break it so that
+ * registration fails; bad=113..117 register it and the apply fails.
  */
 static const unsigned char ksplice_test_img[16];
 static struct ksplice_reloc ksplice_test_drel[2] = {
@@ -31,7 +31,7 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 {
 	struct ksplice_object *o = (struct ksplice_object *)u->objs;
 
-	if ((bad < 18 || bad > 22) && (bad < 113 || bad > 115))
+	if ((bad < 18 || bad > 24) && (bad < 113 || bad > 117))
 		return;
 	o->data = &ksplice_test_data;
 	o->nr_data = 1;
@@ -51,6 +51,15 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 	case 22:
 		u->flags |= KSPLICE_UPDATE_REPLACE;
 		break;
+	case 23:
+		ksplice_test_data.flags = 0x80;
+		break;
+	/* Callback fields (ABI 9): at least one. */
+	case 24:
+		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		ksplice_test_data.nr_pre_relocs = 0;
+		ksplice_test_data.nr_post_relocs = 0;
+		break;
 	case 113:
 		ksplice_test_data.name = "ksplice_no_such_table";
 		break;
@@ -63,6 +72,19 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 		ksplice_test_data.size = sizeof(int);
 		ksplice_test_data.nr_pre_relocs = 0;
 		ksplice_test_data.nr_post_relocs = 0;
+		break;
+	/* Callback fields of a read-only table: they are for writable data. */
+	case 116:
+		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		break;
+	/*
+	 * Callback fields of writable data (zero until the NMI test) whose
+	 * post values name a variable: not a function.
+	 */
+	case 117:
+		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		ksplice_test_data.name = "ksplice_test_nmi_res";
+		ksplice_test_data.nr_pre_relocs = 0;
 		break;
 	}
 }

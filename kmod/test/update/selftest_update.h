@@ -30,18 +30,31 @@
 	.nr_new_relocs = ARRAY_SIZE(new_relocs##i) - 1,			\
 	}
 
+/* A function only the new code has (a NEW of gen-update.py). */
+#define KSPLICE_ADDED(fname, i) {					\
+	.name = fname, .unit = "target.c",				\
+	.new_code = add##i,						\
+	.new_relocs = add_relocs##i,					\
+	.nr_new_relocs = ARRAY_SIZE(add_relocs##i) - 1,			\
+	}
+
 /* Sizes of the raw new code, known only at link time. */
 #define KSPLICE_SIZES(i)						\
 	funcs[i].new_size = new##i##_end - new##i
+#define KSPLICE_ADDED_SIZE(i)						\
+	new_funcs[i].new_size = add##i##_end - add##i
 
 void ksplice_test_break(struct ksplice_update *u, int bad);
+void ksplice_test_cb(struct ksplice_update *u, int cb, unsigned int nr_new);
 
 #define KSPLICE_UPDATE(uid, target)					\
-	static int bad;							\
+	static int bad, cb;						\
 	module_param(bad, int, 0);					\
+	module_param(cb, int, 0);					\
 	static struct ksplice_object objs[] = {				\
 		{ .name = target, .funcs = funcs,			\
-		  .nr_funcs = ARRAY_SIZE(funcs) - KSPLICE_SPARE },	\
+		  .nr_funcs = ARRAY_SIZE(funcs) - KSPLICE_SPARE,	\
+		  .new_funcs = new_funcs },				\
 		{ .name = "no_such_module" },	/* spare: bad=105 */	\
 	};								\
 	static struct ksplice_update update = {				\
@@ -56,6 +69,7 @@ void ksplice_test_break(struct ksplice_update *u, int bad);
 	{								\
 		ksplice_test_sizes();					\
 		ksplice_test_break(&update, bad);			\
+		ksplice_test_cb(&update, cb, ARRAY_SIZE(new_funcs) - 1);	\
 		return ksplice_register_update(&update);		\
 	}								\
 	static void __exit ksplice_update_exit(void)			\
