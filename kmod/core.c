@@ -722,6 +722,8 @@ void ksplice_unregister_update(struct ksplice_update *update)
 	update->core = NULL;
 	mutex_unlock(&ksplice_mutex);
 	ksplice_sysfs_put(core);
+	/* RCU callbacks the update's code queued run before its text goes. */
+	rcu_barrier();
 }
 EXPORT_SYMBOL_GPL(ksplice_unregister_update);
 

@@ -140,7 +140,8 @@ static bool ksplice_data_is_text(unsigned long addr)
 /*
  * Does a symbol start at @addr with room for @size bytes before the
  * next one?  Of a writable variable, whose other bytes are the kernel's,
- * this and its fields are all that can be checked.
+ * this and its fields are all that can be checked; of a read-only one,
+ * it keeps the whole image written from reaching the next variable.
  */
 static bool ksplice_data_fits(unsigned long addr, unsigned int size)
 {
@@ -189,8 +190,10 @@ static void ksplice_fields_copy(const struct ksplice_reloc *relocs,
 {
 	unsigned int i;
 
+	/* One store each: an NMI may read a callback during the stop. */
 	for (i = 0; i < nr; i++)
-		memcpy(to + relocs[i].offset, from + relocs[i].offset, 8);
+		WRITE_ONCE(*(u64 *)(to + relocs[i].offset),
+			   get_unaligned((const u64 *)(from + relocs[i].offset)));
 }
 
 /* Writes what @d changes of @img to @to (in the stop: nothing reads). */
@@ -331,7 +334,9 @@ static bool ksplice_data_pre_image(struct ksplice_core *core,
 			return false;
 		put_unaligned(val, (u64 *)(img + r->offset));
 	}
-	if (ksplice_data_fields(d) && !ksplice_data_fits(addr, d->size))
+	/* The image is written whole (read-only) or as 8-byte stores. */
+	if (!ksplice_data_fits(addr, d->size) ||
+	    (ksplice_data_fields(d) && addr % 8))
 		return false;
 	return !ksplice_data_differs(d, (void *)addr, img);
 }
@@ -455,12 +460,13 @@ static int ksplice_data_locate(struct ksplice_core *core,
 }
 
 /*
- * A function this update adds, of @d's target, named @name in @d's unit
- * (its static, or a global): its code in the update module, or 0.
+ * A function this update adds, of @d's target, named @name: of @d's
+ * unit (its static or its global) if @own, else a global of another
+ * unit.  Its code in the update module, or 0.
  */
 static unsigned long ksplice_data_new_func(const struct ksplice_core *core,
 					   const struct ksplice_data *d,
-					   const char *name)
+					   const char *name, bool own)
 {
 	const struct ksplice_update *u = core->update;
 	const struct ksplice_func *f;
@@ -468,12 +474,41 @@ static unsigned long ksplice_data_new_func(const struct ksplice_core *core,
 
 	for (i = 0; i < u->nr_new_funcs; i++) {
 		f = &u->new_funcs[i];
-		if (!strcmp(f->name, name) && !strcmp(f->target, d->target) &&
-		    (!strcmp(f->unit, d->unit) ||
-		     (f->flags & KSPLICE_FUNC_GLOBAL)))
+		if (strcmp(f->name, name) || strcmp(f->target, d->target))
+			continue;
+		if (own ? !strcmp(f->unit, d->unit) :
+			  (f->flags & KSPLICE_FUNC_GLOBAL) &&
+			  strcmp(f->unit, d->unit))
 			return (unsigned long)f->new_code;
 	}
 	return 0;
+}
+
+/*
+ * What post relocation @r of @d names, as C would: a function @d's unit
+ * adds; else what the running kernel has (the unit's binding, or the one
+ * symbol of the name); else a global another unit adds.  Only a name the
+ * kernel lacks goes to another unit: an existing static of @d's unit
+ * must not become another unit's new global of the same name.
+ */
+static int ksplice_data_post_sym(struct ksplice_core *core,
+				 const struct ksplice_data *d,
+				 const struct ksplice_reloc *r,
+				 unsigned long *sym)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	unsigned long s;
+
+	*sym = ksplice_data_new_func(core, d, r->symbol, true);
+	if (*sym)
+		return 0;
+	if (!ksplice_binding_get(&core->bindings, &f, r->symbol, &s) &&
+	    ksplice_sym_unique(d->target, r->symbol, &s) == -ENOENT) {
+		*sym = ksplice_data_new_func(core, d, r->symbol, false);
+		if (*sym)
+			return 0;
+	}
+	return ksplice_reloc_sym(core, &f, r, sym);
 }
 
 /*
@@ -485,7 +520,6 @@ static int ksplice_data_post_image(struct ksplice_core *core,
 				   const struct ksplice_data *d,
 				   struct ksplice_dstate *ds)
 {
-	struct ksplice_func f = ksplice_data_func(d);
 	const struct ksplice_reloc *r;
 	unsigned long sym;
 	unsigned int i;
@@ -494,8 +528,7 @@ static int ksplice_data_post_image(struct ksplice_core *core,
 	memcpy(ds->post, d->post, d->size);
 	for (i = 0; i < d->nr_post_relocs; i++) {
 		r = &d->post_relocs[i];
-		sym = ksplice_data_new_func(core, d, r->symbol);
-		ret = sym ? 0 : ksplice_reloc_sym(core, &f, r, &sym);
+		ret = ksplice_data_post_sym(core, d, r, &sym);
 		if (ret)
 			return ret;
 		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
@@ -726,7 +759,9 @@ bool ksplice_data_into_update(const struct ksplice_core *core)
 		d = &u->data[i];
 		for (k = 0; k < d->nr_post_relocs; k++)
 			if (ksplice_data_new_func(core, d,
-						  d->post_relocs[k].symbol))
+						  d->post_relocs[k].symbol, true) ||
+			    ksplice_data_new_func(core, d,
+						  d->post_relocs[k].symbol, false))
 				return true;
 	}
 	return false;

@@ -9,7 +9,8 @@
  * grace period and a voluntary switch (tasks RCU), such a task has made
  * its call, and is on a stack inside the update's code if it is still
  * there; the reference on the module is dropped only when no stack is,
- * checked again every second while one is.
+ * checked again after a second, then after twice as long each time, up
+ * to a minute.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,7 +20,9 @@
 #include <linux/workqueue.h>
 #include "ksplice.h"
 
+/* Every second at first, then less often: each check stops the machine. */
 #define KSPLICE_DRAIN_RECHECK	HZ
+#define KSPLICE_DRAIN_RECHECK_MAX	(60 * HZ)
 
 struct ksplice_drain_walk {
 	struct ksplice_ranges *rs;
@@ -93,7 +96,9 @@ static void ksplice_drain_work(struct work_struct *work)
 
 	mutex_lock(&ksplice_mutex);
 	if (ksplice_drain_busy(core, &c)) {
-		schedule_delayed_work(&core->drain, KSPLICE_DRAIN_RECHECK);
+		core->drain_delay = min_t(unsigned long, 2 * core->drain_delay,
+					  KSPLICE_DRAIN_RECHECK_MAX);
+		schedule_delayed_work(&core->drain, core->drain_delay);
 	} else {
 		core->draining = false;
 		ksplice_put_ref(core);
@@ -147,5 +152,6 @@ void ksplice_drain(struct ksplice_core *core)
 		pr_warn("%s: undone, but tasks are in its code (%d, first %s %d): its module stays until none is\n",
 			core->update->id, nr, c.comm, c.pid);
 	core->draining = true;
-	schedule_delayed_work(&core->drain, KSPLICE_DRAIN_RECHECK);
+	core->drain_delay = KSPLICE_DRAIN_RECHECK;
+	schedule_delayed_work(&core->drain, core->drain_delay);
 }

@@ -159,6 +159,7 @@ struct ksplice_core {
 	bool holds_ref;			/* on the update module */
 	bool draining;			/* undone, its code maybe in use (drain.c) */
 	struct delayed_work drain;
+	unsigned long drain_delay;	/* jiffies to the next check */
 
 	/* Status, under status_lock: read by sysfs while work runs. */
 	struct mutex status_lock;

@@ -332,13 +332,14 @@ static int ksplice_check_data_relocs(const struct module *mod,
 }
 
 /* Nonzero if a field of @relocs is not 8-aligned (read once checked). */
+/* A callback is a function's start: 8-aligned fields, no addend. */
 static int ksplice_check_fields_aligned(const struct ksplice_reloc *relocs,
 					unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		if (relocs[i].offset % 8)
+		if (relocs[i].offset % 8 || relocs[i].addend)
 			return -EINVAL;
 	return 0;
 }

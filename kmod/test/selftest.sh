@@ -51,10 +51,10 @@ reject_why() {
 	21) echo "ksplice_test_ops: bad images" ;;
 	22) echo "*: a cumulative update patching data in place is not supported" ;;
 	23) echo "ksplice_test_ops: unknown flags 0x80" ;;
-	24) echo "ksplice_test_ops: bad callback fields" ;;
+	24|25) echo "ksplice_test_ops: bad callback fields" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"
@@ -275,10 +275,24 @@ rmmod selftest_update 2>/dev/null && nok "cb: module removed with the task in it
 	ok "cb: its module stays after the undo while the task is in it"
 wait $hp
 check "cb: the task called what it read, in the module" 0 "$(cat /tmp/hold-rc)"
-sleep 3
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	dmesg | grep -q 'selftest: no task is in its code any more' && break
+	sleep 1
+done
 check "cb: then the core lets it go" yes \
 	"$(dmesg | grep -q 'selftest: no task is in its code any more' && echo yes)"
 rmmod selftest_update && ok "cb: then its module can be removed" || nok "cb: rmmod selftest_update"
+# cb=2: a name the target has (its static ksplice_test_double) and
+# another unit of the update adds as a global: the field is the target's.
+le64() { h=$1 o=; while [ -n "$h" ]; do o=${h:0:2}$o; h=${h:2}; done; echo "$o"; }
+tsym() { awk -v s="$1" '$3 == s && $4 == "[ksplice_target]" { print $1 }' /proc/kallsyms; }
+insmod selftest_update.ko cb=2 || nok "insmod selftest_update.ko cb=2"
+echo applied >$u/stage && ok "cb=2: applies" || nok "cb=2: apply: $(cat $u/abort_detail)"
+check "cb=2: the field is the target's function of that name, not the update's" \
+	"$(tsym ksplice_test_double)" "$(le64 "$(kpeek 0x$(tsym ksplice_test_cb) 8)")"
+echo reversed >$u/stage && ok "cb=2: undone" || nok "cb=2: undo: $(cat $u/abort_detail)"
+check "cb=2: the field is NULL again" 0000000000000000 "$(kpeek 0x$(tsym ksplice_test_cb) 8)"
+rmmod selftest_update || nok "cb=2: rmmod selftest_update"
 rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"
 rmmod ksplice && ok "core can be removed" || nok "rmmod ksplice"
 dmesg | tail -n +$((boot + 1)) | grep -E 'WARNING|BUG|Oops|ksplice: (selftest: (applied|reversed))' | sed 's/^/     /'

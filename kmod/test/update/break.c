@@ -31,7 +31,7 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 {
 	struct ksplice_object *o = (struct ksplice_object *)u->objs;
 
-	if ((bad < 18 || bad > 24) && (bad < 113 || bad > 117))
+	if ((bad < 18 || bad > 25) && (bad < 113 || bad > 117))
 		return;
 	o->data = &ksplice_test_data;
 	o->nr_data = 1;
@@ -59,6 +59,11 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
 		ksplice_test_data.nr_pre_relocs = 0;
 		ksplice_test_data.nr_post_relocs = 0;
+		break;
+	/* A callback is a function's start: no addend. */
+	case 25:
+		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		ksplice_test_drel[1].addend = 16;
 		break;
 	case 113:
 		ksplice_test_data.name = "ksplice_no_such_table";

@@ -14,20 +14,37 @@ static const unsigned char ksplice_test_cb_img[16];
 static const struct ksplice_reloc ksplice_test_cb_rel[] = {
 	{ .symbol = "ksplice_test_cb_new", .offset = 0, .type = R_X86_64_64 },
 };
-static const struct ksplice_data ksplice_test_cb_data = {
+static struct ksplice_data ksplice_test_cb_data = {
 	.name = "ksplice_test_cb", .unit = "target.c", .size = 16,
 	.pre = ksplice_test_cb_img,
 	.post = ksplice_test_cb_img, .post_relocs = ksplice_test_cb_rel,
 	.nr_post_relocs = 1, .flags = KSPLICE_DATA_FIELDS,
 };
 
+/*
+ * cb=2: the field names ksplice_test_double, a static the target has,
+ * and the update's added function is renamed a global of that name of
+ * another unit: the name means the target's function, as in C.
+ */
+static const struct ksplice_reloc ksplice_test_cb_rel2[] = {
+	{ .symbol = "ksplice_test_double", .offset = 0, .type = R_X86_64_64 },
+};
+
 void ksplice_test_cb(struct ksplice_update *u, int cb, unsigned int nr_new)
 {
 	struct ksplice_object *o = (struct ksplice_object *)u->objs;
+	struct ksplice_data *d = &ksplice_test_cb_data;
+	struct ksplice_func *f = (struct ksplice_func *)o->new_funcs;
 
 	if (!cb)
 		return;
 	o->nr_new_funcs = nr_new;
-	o->data = &ksplice_test_cb_data;
+	o->data = d;
 	o->nr_data = 1;
+	if (cb == 2 && nr_new) {
+		d->post_relocs = ksplice_test_cb_rel2;
+		f->name = "ksplice_test_double";
+		f->unit = "other.c";
+		f->flags |= KSPLICE_FUNC_GLOBAL;
+	}
 }
