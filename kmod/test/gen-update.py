@@ -182,6 +182,19 @@ def reloc_array(name, rels):
           (name, "\n".join(lines)))
 
 
+def new_code(post, f, kind, i):
+    """Function @f of POST.o as the update's code <kind><i>, with its
+    relocations <kind>_relocs<i>."""
+    nsym, nbytes = post.func(f)
+    nrel = relocs(post, nsym)
+    if any(r[4] is not None for r in nrel):
+        sys.exit("%s: new code refers to anonymous data" % f)
+    reloc_array("%s_relocs%d" % (kind, i), nrel)
+    print('KSPLICE_NEW_CODE(%s%d, "%s", "%s");\n' %
+          (kind, i, new_code_asm(i, nbytes, nrel, sites(post, nsym)),
+           return_sites_asm("%s%d" % (kind, i), sites(post, nsym))))
+
+
 def main():
     uid, target, pre_path, post_path = sys.argv[1:5]
     funcs = sys.argv[5:]
@@ -199,7 +212,6 @@ def main():
     print('#include "selftest_update.h"\n')
     for i, f in enumerate(funcs):
         psym, pbytes = pre.func(f)
-        nsym, nbytes = post.func(f)
         print("static unsigned char pre%d[] = { %s };" % (i, cbytes(pbytes)))
         reloc_array("pre_relocs%d" % i, relocs(pre, psym))
         jls = jump_labels(pre, psym)
@@ -217,23 +229,9 @@ def main():
                 extra = " .alt_relocs = jl%d_%d, .nr_alt_relocs = 1," % (i, j)
             print("\t{ .offset = %d, .kind = %d,%s }," % (off, kind, extra))
         print("\t{}\n};")
-        nrel = relocs(post, nsym)
-        if any(r[4] is not None for r in nrel):
-            sys.exit("%s: new code refers to anonymous data" % f)
-        reloc_array("new_relocs%d" % i, nrel)
-        print('KSPLICE_NEW_CODE(new%d, "%s", "%s");' %
-              (i, new_code_asm(i, nbytes, nrel, sites(post, nsym)),
-               return_sites_asm(i, sites(post, nsym))))
-        print()
+        new_code(post, f, "new", i)
     for i, f in enumerate(added):
-        nsym, nbytes = post.func(f)
-        nrel = relocs(post, nsym)
-        if any(r[4] is not None for r in nrel):
-            sys.exit("%s: new code refers to anonymous data" % f)
-        reloc_array("add_relocs%d" % i, nrel)
-        print('KSPLICE_NEW_CODE(add%d, "%s", "%s");\n' %
-              (i, new_code_asm(i, nbytes, nrel, sites(post, nsym)),
-               return_sites_asm("add%d" % i, sites(post, nsym))))
+        new_code(post, f, "add", i)
     print("static struct ksplice_func funcs[] = {")
     for i, f in enumerate(funcs):
         print('\tKSPLICE_FUNC("%s", "%s", %d),' % (f, target, i))
