@@ -137,17 +137,19 @@ bench: all
 .PHONY: bench
 
 # bench/coverage over all of Debian's update KSPLICE_COVERAGE_RANGE (hours;
-# a rerun resumes); COVERAGE_ARGS adds options, e.g. --sample 100 --seed 2.
+# a rerun resumes, also on another machine: --save keeps the rows in
+# bench/results/, to commit); COVERAGE_ARGS adds options, e.g. --sample 100
+# --seed 2, or --retry failed.
 # Its two creates at a time each get a copy of the prepared tree.
 coverage: all
-	KSPLICE_TREE_COPIES=2 bench/coverage $(KSPLICE_COVERAGE_RANGE) $(COVERAGE_ARGS)
+	KSPLICE_TREE_COPIES=2 bench/coverage $(KSPLICE_COVERAGE_RANGE) --save $(COVERAGE_ARGS)
 
 # The second range, on the older kernel, sampled (COVERAGE2_SAMPLE, default
 # 40): code not tuned to, to show the first range's figure holds.
 COVERAGE2_SAMPLE ?= 40
 coverage2: all
 	bench/coverage $(KSPLICE_COVERAGE2_RANGE) --kernel $(KSPLICE_COVERAGE2_KERNEL_ABI) \
-		--sample $(COVERAGE2_SAMPLE) --seed 1 $(COVERAGE_ARGS)
+		--sample $(COVERAGE2_SAMPLE) --seed 1 --save $(COVERAGE_ARGS)
 
 # The target's tools (package ksplice) and the builder's (ksplice-create):
 # ksplice-create finds the core's source, its header and fetch-source in

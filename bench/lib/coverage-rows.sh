@@ -8,9 +8,9 @@ row() {
 	files=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$out/plan.tsv")
 	(
 		flock 8
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$files" "$3" "$4" "$5" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$files" "$3" "$4" "$5" \
 			"$(printf '%s' "$6" | tr '\t\n' '  ' | cut -c1-300)" "$7" "$id" "$8" \
-			>>"$out/results.tsv"
+			"${KSPLICE_COVERAGE_REV:--}" >>"$out/results.tsv"
 		touch "$out/done/$id"
 	) 8>>"$out/results.lock"
 }

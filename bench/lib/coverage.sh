@@ -84,6 +84,11 @@ batch_rows() {
 	return 0
 }
 
+# save_rows DIR FILE: DIR's rows kept in FILE (none: --save not given).
+save_rows() {
+	[ -z "$2" ] || perl "$lib/coverage-saved.pl" save "$1" "$2"
+}
+
 # summary DIR: the table.
 summary() {
 	perl "$lib/coverage-summary.pl" "$1"

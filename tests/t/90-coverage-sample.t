@@ -14,7 +14,7 @@ dir=$cache/coverage/$KSPLICE_COVERAGE_RANGE-sample30-seed1
 # The raw results stay in the cache for a look; each run starts afresh.
 rm -rf "$dir"; mkdir -p "$cache/coverage"
 
-plan 9
+plan 10
 t0=$SECONDS
 out=$("$KSPLICE_TOP/bench/coverage" "$KSPLICE_COVERAGE_RANGE" --sample 30 --seed 1 -o "$dir" 2>"$dir.log")
 ok $? "bench/coverage $KSPLICE_COVERAGE_RANGE --sample 30 --seed 1 runs to its end"
@@ -23,10 +23,12 @@ diag "wall time $((SECONDS - t0)) s; results in $dir/results.tsv"
 tsv=$dir/results.tsv
 [ -s "$tsv" ] || { sed 's/^/# /' "$dir.log" | tail -20; bail "no results"; }
 
-is "$(head -n 1 "$tsv")" "$(printf 'file\tunits\tstage\tcause\tdetail\tseconds\tid\tundo')" \
+is "$(head -n 1 "$tsv")" "$(printf 'file\tunits\tstage\tcause\tdetail\tseconds\tid\tundo\trev')" \
 	"the TSV has its header"
 is "$(tail -n +2 "$tsv" | wc -l)" 30 "it has a row for each of the 30 patches"
 is "$(tail -n +2 "$tsv" | cut -f7 | sort -u | wc -l)" 30 "  each patch once"
+is "$(tail -n +2 "$tsv" | cut -f9 | sed 's/-dirty$//' | sort -u)" "$(git -C "$KSPLICE_TOP" rev-parse --short=12 HEAD)" \
+	"  every row names the commit that made it"
 bad=$(tail -n +2 "$tsv" | awk -F'\t' '$3 !~ /^(applied|create|match|apply|smoke|undo|crash|nature|noop|data)$/ || $4 == ""')
 is "$bad" "" "every row has a known stage and a cause"
 # Applied: undone (the undo column), and the guest ran its smoke check.

@@ -1,0 +1,67 @@
+#!/usr/bin/perl
+# coverage-saved.pl import DIR FILE [STAGE,...]: rows of FILE (a saved
+# results.tsv) whose patch DIR/plan.tsv has with the same files and DIR
+# has not done are appended to DIR/results.tsv and marked done; rows of
+# the STAGEs listed ("failed": every stage that counts against us) are
+# left out, so that those patches run again.
+# coverage-saved.pl save DIR FILE: FILE becomes DIR/results.tsv, sorted
+# by patch id (a saved file is meant to be committed: stable diffs).
+#
+# A full run takes longer than a working session and outlives the machine
+# that started it; the saved file carries it over to the next one.
+use strict;
+use warnings;
+
+my ($cmd, $dir, $file, $skip) = @ARGV;
+die "usage: coverage-saved.pl import|save DIR FILE [STAGES]\n"
+	unless defined $file && ($cmd eq 'import' || $cmd eq 'save');
+
+sub lines {
+	my ($f) = @_;
+	open my $h, '<', $f or die "coverage: cannot read $f: $!\n";
+	my @l = <$h>;
+	chomp @l;
+	return @l;
+}
+
+sub id_of { return (split /\t/, $_[0], -1)[6] // ''; }
+
+if ($cmd eq 'save') {
+	my ($head, @rows) = lines("$dir/results.tsv");
+	open my $o, '>', "$file.tmp" or die "coverage: cannot write $file.tmp: $!\n";
+	print $o join("\n", $head, sort { id_of($a) cmp id_of($b) } @rows), "\n";
+	close $o or die "coverage: cannot write $file.tmp: $!\n";
+	rename "$file.tmp", $file or die "coverage: cannot rename $file.tmp: $!\n";
+	exit 0;
+}
+
+my %failed = map { $_ => 1 } qw(create match apply smoke undo crash);
+my %redo;
+for (split /,/, $skip // '') {
+	if ($_ eq 'failed') { %redo = (%redo, %failed) }
+	elsif (/^(applied|nature|noop|data)$/ || $failed{$_}) { $redo{$_} = 1 }
+	else { die "coverage: no stage '$_' (want failed or a stage of results.tsv)\n" }
+}
+
+my %plan = map { my @f = split /\t/; ($f[0] => $f[1]) } lines("$dir/plan.tsv");
+my ($head, @rows) = lines($file);
+my ($have) = lines("$dir/results.tsv");
+die "coverage: $file has columns '$head', this run '$have'\n" if $head ne $have;
+
+my ($n, $stale, $redone) = (0, 0, 0);
+open my $r, '>>', "$dir/results.tsv" or die "coverage: $dir/results.tsv: $!\n";
+for my $row (@rows) {
+	my @f = split /\t/, $row, -1;
+	my ($files, $stage, $id) = @f[0, 2, 6];
+	next if -e "$dir/done/$id";
+	if (!defined $plan{$id} || $plan{$id} ne $files) { $stale++; next; }
+	if ($redo{$stage}) { $redone++; next; }
+	print $r "$row\n";
+	open my $d, '>', "$dir/done/$id" or die "coverage: $dir/done/$id: $!\n";
+	close $d;
+	$n++;
+}
+close $r or die "coverage: $dir/results.tsv: $!\n";
+print STDERR "coverage: $n results taken from $file",
+	$redone ? ", $redone left to run again" : '',
+	$stale ? ", $stale not of this plan (left out)" : '', "\n";

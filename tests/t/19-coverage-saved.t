@@ -1,0 +1,61 @@
+#!/bin/bash
+# bench/coverage --save: a run takes the saved rows of its plan (not those
+# of another plan, not those it has done, not the stages --retry names)
+# and writes its rows back sorted by patch; the table counts what it took.
+. "$(dirname "$0")/../lib/tap.sh"
+set -u
+saved=$KSPLICE_TOP/bench/lib/coverage-saved.pl
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+head=$(printf 'file\tunits\tstage\tcause\tdetail\tseconds\tid\tundo\trev')
+fresh() {	# a run's directory with its plan, nothing done
+	rm -rf "$t/d"; mkdir -p "$t/d/done"
+	printf 'cv0001\tfs/a.c\tc\ncv0002\tfs/b.c\tc\ncv0003\tfs/c.c include/x.h\tc+h\ncv0004\tfs/d.c\tc\n' >"$t/d/plan.tsv"
+	printf '%s\n' "$head" >"$t/d/results.tsv"
+	echo "6.1.187-1..6.1.190-1 on 6.1.0-53-amd64" >"$t/d/range"
+	: >"$t/d/skipped.tsv"
+}
+{
+	printf '%s\n' "$head"
+	printf 'fs/d.c\t1\tapplied\tok\t\t30\tcv0004\tok\tabc\n'
+	printf 'fs/a.c\t1\tapplied\tok\t\t20\tcv0001\tok\tabc\n'
+	printf 'fs/b.c\t1\tmatch\tstring\tx\t25\tcv0002\t-\tabc\n'
+	printf 'fs/c.c include/x.h\t2\tapplied\tok\t\t40\tcv0003\tok\tabc\n'
+	printf 'fs/z.c\t1\tapplied\tok\t\t40\tcv0009\tok\tabc\n'
+} >"$t/saved.tsv"
+
+plan 14
+fresh
+printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
+touch "$t/d/done/cv0004"
+# cv0003's files differ from the saved row's: another plan's patch.
+sed -i 's|^cv0003\t.*|cv0003\tfs/c.c\tc|' "$t/d/plan.tsv"
+msg=$(perl "$saved" import "$t/d" "$t/saved.tsv" 2>&1)
+ok $? "import runs"
+like "$msg" "2 results taken from .*, 2 not of this plan" "  it says what it took and what it left out"
+is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0001 cv0002 cv0004 " \
+	"  the plan's rows are taken, the other plan's and an unknown patch's are not"
+is "$(grep -c cv0004 "$t/d/results.tsv")" 1 "  a patch already done keeps its own row"
+is "$(grep cv0004 "$t/d/results.tsv" | cut -f9)" def "  (the run's, not the saved one)"
+ok "$([ -e "$t/d/done/cv0001" ] && [ -e "$t/d/done/cv0002" ] && [ ! -e "$t/d/done/cv0003" ]; echo $?)" \
+	"  what it took is marked done, what it left out is not"
+like "$(perl "$KSPLICE_TOP/bench/lib/coverage-summary.pl" "$t/d")" "applied live: 2 of 3 = 66.7%" \
+	"  the table counts the rows taken"
+
+fresh
+msg=$(perl "$saved" import "$t/d" "$t/saved.tsv" failed 2>&1)
+ok $? "import with --retry failed runs"
+is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0001 cv0003 cv0004 " \
+	"  the failure is left to run again, the applied ones are taken"
+like "$msg" "1 left to run again" "  and it says so"
+
+perl "$saved" import "$t/d" "$t/saved.tsv" bogus 2>/dev/null
+ok $((! $?)) "an unknown stage to retry is an error"
+
+printf 'x\ty\n' >"$t/other.tsv"
+perl "$saved" import "$t/d" "$t/other.tsv" 2>/dev/null
+ok $((! $?)) "a saved file of other columns is an error"
+
+perl "$saved" save "$t/d" "$t/out.tsv"
+ok $? "save runs"
+is "$(cut -f7 "$t/out.tsv" | tr '\n' ' ')" "id cv0001 cv0003 cv0004 " "  the saved file has the header and the rows by patch"
