@@ -10,10 +10,11 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	9	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
+#define KSPLICE_ABI_VERSION	10	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
 					 * 8: data (read-only data patched in
 					 * place); 9: ksplice_data.flags
-					 * (callback fields of writable data) */
+					 * (callback fields of writable data);
+					 * 10: ksplice_data.anchors */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -227,6 +228,15 @@ struct ksplice_var {
  * module, which stays while the update is applied.  The variable must lie
  * in the target's writable data; found by the unit's bindings, or else by
  * a name unique in the target.
+ *
+ * A field at the right offset holding NULL says little about whether the
+ * running variable is laid out as the pre object's: @anchors are the
+ * variable's other references that the kernel does not change as it runs
+ * and the patch leaves as they are (a function's address, an extern's
+ * such as THIS_MODULE), each proven at apply as a pre relocation is:
+ * the running field must hold what the name means to the unit.  They
+ * are never written.  Only with KSPLICE_DATA_FIELDS; 8-aligned, without
+ * addend, sorted, and at no offset of a callback field.
  */
 #define KSPLICE_DATA_FIELDS	0x1
 #define KSPLICE_DATA_FLAGS	KSPLICE_DATA_FIELDS
@@ -246,6 +256,8 @@ struct ksplice_data {
 	const struct ksplice_reloc *post_relocs;
 	unsigned int nr_post_relocs;
 	unsigned int flags;		/* KSPLICE_DATA_*, ABI 9 */
+	const struct ksplice_reloc *anchors;	/* ABI 10 */
+	unsigned int nr_anchors;
 };
 
 struct ksplice_object {

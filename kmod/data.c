@@ -307,18 +307,49 @@ static bool ksplice_data_sym_is(const struct ksplice_data *d,
 }
 
 /*
+ * Does @val, read from the field of @r, hold what @r names to @d's unit
+ * (the symbol bound in the unit, if any)?
+ */
+static bool ksplice_data_holds(struct ksplice_core *core,
+			       const struct ksplice_data *d,
+			       const struct ksplice_reloc *r, u64 val)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	unsigned long sym = val - r->addend, bound;
+
+	if (ksplice_binding_get(&core->bindings, &f, r->symbol, &bound))
+		return bound == sym;
+	return ksplice_data_sym_is(d, r->symbol, sym);
+}
+
+/* The first anchor of @d the running variable at @addr lacks, or NULL. */
+static const struct ksplice_reloc *
+ksplice_data_anchor_lost(struct ksplice_core *core,
+			 const struct ksplice_data *d, unsigned long addr)
+{
+	const struct ksplice_reloc *r;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_anchors; i++) {
+		r = &d->anchors[i];
+		if (!ksplice_data_holds(core, d, r,
+					get_unaligned((u64 *)(addr + r->offset))))
+			return r;
+	}
+	return NULL;
+}
+
+/*
  * Is each symbol the pre relocations of @d name, as read back from the
- * running bytes at @addr, that symbol (the one bound in the unit, if
- * any)?  As for pre code: a byte that cannot be proven is a mismatch.
- * Writes the pre image for @addr to @img.
+ * running bytes at @addr, that symbol, and so each anchor?  As for pre
+ * code: a byte that cannot be proven is a mismatch.  Writes the pre
+ * image for @addr to @img.
  */
 static bool ksplice_data_pre_image(struct ksplice_core *core,
 				   const struct ksplice_data *d,
 				   unsigned long addr, u8 *img)
 {
-	struct ksplice_func f = ksplice_data_func(d);
 	const struct ksplice_reloc *r;
-	unsigned long sym, bound;
 	unsigned int i;
 	u64 val;
 
@@ -326,19 +357,42 @@ static bool ksplice_data_pre_image(struct ksplice_core *core,
 	for (i = 0; i < d->nr_pre_relocs; i++) {
 		r = &d->pre_relocs[i];
 		val = get_unaligned((u64 *)(addr + r->offset));
-		sym = val - r->addend;
-		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &bound) ?
-		    bound != sym : !ksplice_data_sym_is(d, r->symbol, sym))
+		if (!ksplice_data_holds(core, d, r, val))
 			return false;
-		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
+		if (ksplice_data_fields(d) &&
+		    !ksplice_data_is_text(val - r->addend))
 			return false;
 		put_unaligned(val, (u64 *)(img + r->offset));
 	}
 	/* The image is written whole (read-only) or as 8-byte stores. */
 	if (!ksplice_data_fits(addr, d->size) ||
-	    (ksplice_data_fields(d) && addr % 8))
+	    (ksplice_data_fields(d) && addr % 8) ||
+	    ksplice_data_anchor_lost(core, d, addr))
 		return false;
 	return !ksplice_data_differs(d, (void *)addr, img);
+}
+
+/* Binds what the running fields of @relocs at @addr hold, if unbound. */
+static int ksplice_data_bind(struct ksplice_core *core,
+			     const struct ksplice_data *d, unsigned long addr,
+			     const struct ksplice_reloc *relocs,
+			     unsigned int nr)
+{
+	struct ksplice_func f = ksplice_data_func(d);
+	unsigned long sym;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i++) {
+		if (ksplice_binding_get(&core->bindings, &f, relocs[i].symbol,
+					&sym))
+			continue;
+		sym = get_unaligned((u64 *)(addr + relocs[i].offset)) -
+		      relocs[i].addend;
+		ret = ksplice_binding_add(&core->bindings, &f, relocs[i].symbol,
+					  sym);
+	}
+	return ret;
 }
 
 /* What the pre relocations and the variable itself turned out to be. */
@@ -346,20 +400,15 @@ static int ksplice_data_learn(struct ksplice_core *core,
 			      const struct ksplice_data *d, unsigned long addr)
 {
 	struct ksplice_func f = ksplice_data_func(d);
-	const struct ksplice_reloc *r;
 	unsigned long sym;
-	unsigned int i;
 	int ret = 0;
 
 	if (!ksplice_binding_get(&core->bindings, &f, d->name, &sym))
 		ret = ksplice_binding_add(&core->bindings, &f, d->name, addr);
-	for (i = 0; i < d->nr_pre_relocs && !ret; i++) {
-		r = &d->pre_relocs[i];
-		if (ksplice_binding_get(&core->bindings, &f, r->symbol, &sym))
-			continue;
-		sym = get_unaligned((u64 *)(addr + r->offset)) - r->addend;
-		ret = ksplice_binding_add(&core->bindings, &f, r->symbol, sym);
-	}
+	ret = ret ?: ksplice_data_bind(core, d, addr, d->pre_relocs,
+				       d->nr_pre_relocs);
+	ret = ret ?: ksplice_data_bind(core, d, addr, d->anchors,
+				       d->nr_anchors);
 	return ret ? ksplice_set_abort(core, KSPLICE_ABORT_OUT_OF_MEMORY,
 				       "binding %s", d->name) : 0;
 }
@@ -392,6 +441,7 @@ static int ksplice_data_no_match(struct ksplice_core *core,
 				 const struct ksplice_data *d,
 				 const unsigned long *addrs, int n)
 {
+	const struct ksplice_reloc *lost;
 	struct ksplice_core *owner;
 
 	if (n == 1 && !ksplice_data_place(d, addrs[0]))
@@ -404,6 +454,12 @@ static int ksplice_data_no_match(struct ksplice_core *core,
 		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
 					 "%s: update %s changed it: its running bytes are not this update's pre image",
 					 d->name, owner->update->id);
+	lost = n == 1 ? ksplice_data_anchor_lost(core, d, addrs[0]) : NULL;
+	if (lost)
+		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
+					 "%s (%s): its field at +%#x does not hold %s: not laid out as the update was built for",
+					 d->name, d->target, lost->offset,
+					 lost->symbol);
 	return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
 				 "%s (%s): no variable of that name holds the pre image (%d of that name)",
 				 d->name, d->target, n);

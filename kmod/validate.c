@@ -331,8 +331,10 @@ static int ksplice_check_data_relocs(const struct module *mod,
 	return 0;
 }
 
-/* Nonzero if a field of @relocs is not 8-aligned (read once checked). */
-/* A callback is a function's start: 8-aligned fields, no addend. */
+/*
+ * A callback is a function's start: 8-aligned fields, no addend (read
+ * once the array is checked); anchors are the same.
+ */
 static int ksplice_check_fields_aligned(const struct ksplice_reloc *relocs,
 					unsigned int nr)
 {
@@ -364,6 +366,45 @@ static int ksplice_check_fields_null(const struct ksplice_reloc *a,
 		    memcmp(b_img + a[i].offset, zero, 8))
 			return -EINVAL;
 	}
+	return 0;
+}
+
+/* Nonzero if sorted @a and @b have a field at the same offset. */
+static int ksplice_check_fields_apart(const struct ksplice_reloc *a,
+				      unsigned int na,
+				      const struct ksplice_reloc *b,
+				      unsigned int nb)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < na; i++) {
+		while (j < nb && b[j].offset < a[i].offset)
+			j++;
+		if (j < nb && b[j].offset == a[i].offset)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Anchors: of callback-field data only, and on no field. */
+static int ksplice_check_anchors(const struct module *mod,
+				 const struct ksplice_data *d, char *why,
+				 size_t len)
+{
+	if (!d->nr_anchors)
+		return 0;
+	if (!(d->flags & KSPLICE_DATA_FIELDS))
+		return KSPLICE_WHY("%s: anchors without callback fields",
+				   d->name);
+	if (ksplice_check_data_relocs(mod, d, d->anchors, d->nr_anchors,
+				      why, len))
+		return -EINVAL;
+	if (ksplice_check_fields_aligned(d->anchors, d->nr_anchors) ||
+	    ksplice_check_fields_apart(d->anchors, d->nr_anchors,
+				       d->pre_relocs, d->nr_pre_relocs) ||
+	    ksplice_check_fields_apart(d->anchors, d->nr_anchors,
+				       d->post_relocs, d->nr_post_relocs))
+		return KSPLICE_WHY("%s: bad anchors", d->name);
 	return 0;
 }
 
@@ -407,7 +448,7 @@ static int ksplice_check_data(const struct ksplice_update *u,
 				       d->pre_relocs, d->nr_pre_relocs,
 				       d->pre)))
 		return KSPLICE_WHY("%s: bad callback fields", d->name);
-	return 0;
+	return ksplice_check_anchors(mod, d, why, len);
 }
 
 /*

@@ -52,9 +52,11 @@ reject_why() {
 	22) echo "*: a cumulative update patching data in place is not supported" ;;
 	23) echo "ksplice_test_ops: unknown flags 0x80" ;;
 	24|25) echo "ksplice_test_ops: bad callback fields" ;;
+	26) echo "ksplice_test_ops: anchors without callback fields" ;;
+	27) echo "ksplice_test_ops: bad anchors" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"
@@ -293,6 +295,15 @@ check "cb=2: the field is the target's function of that name, not the update's" 
 echo reversed >$u/stage && ok "cb=2: undone" || nok "cb=2: undo: $(cat $u/abort_detail)"
 check "cb=2: the field is NULL again" 0000000000000000 "$(kpeek 0x$(tsym ksplice_test_cb) 8)"
 rmmod selftest_update || nok "cb=2: rmmod selftest_update"
+# cb=3: the variable does not hold an anchor (its op is not what the
+# update was built for): refused, naming the anchor, nothing written.
+insmod selftest_update.ko cb=3 || nok "insmod selftest_update.ko cb=3"
+echo applied >$u/stage 2>/dev/null && nok "cb=3: applied with a wrong anchor" ||
+	ok "cb=3: a wrong anchor is refused"
+check "cb=3: the reason names it" yes \
+	"$(grep -q 'ksplice_test_cb (ksplice_target): its field at +0x10 does not hold ksplice_test_cb_new' $u/abort_detail && echo yes)"
+check "cb=3: the field is left NULL" 0000000000000000 "$(kpeek 0x$(tsym ksplice_test_cb) 8)"
+rmmod selftest_update || nok "cb=3: rmmod selftest_update"
 rmmod ksplice_target && ok "target can be removed" || nok "rmmod ksplice_target"
 rmmod ksplice && ok "core can be removed" || nok "rmmod ksplice"
 dmesg | tail -n +$((boot + 1)) | grep -E 'WARNING|BUG|Oops|ksplice: (selftest: (applied|reversed))' | sed 's/^/     /'

@@ -386,8 +386,8 @@ void diff_data(const struct object *pre, const struct object *post,
 		if (!log)
 			continue;
 		if (!why && nr) {
-			fprintf(log, "  changed data: %s: callback fields (%u) of writable data: patched in place\n",
-				b->name, nr);
+			fprintf(log, "  changed data: %s: callback fields (%u) of writable data: patched in place (anchors: %u)\n",
+				b->name, nr, diff_anchors(pre, a, post, b));
 			continue;
 		}
 		if (!why) {

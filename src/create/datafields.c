@@ -14,6 +14,11 @@
  * Anything else that differs keeps the change refused, named: a byte
  * outside such a field, a pointer to data, a reference with an addend or
  * to anonymous data, a size change.
+ *
+ * A NULL field proves little about where the running variable is and how
+ * it is laid out; its other references to functions and externs (which
+ * the kernel does not rewrite as it runs, unlike its list heads) go along
+ * as anchors, which the core proves as it proves pre code's references.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -164,4 +169,36 @@ bool diff_is_field(const struct object *pre, const struct symbol *a,
 {
 	return off % 8 == 0 && off + 8 <= a->st.st_size &&
 	       !same_slot(pre, a, post, b, off, 8);
+}
+
+/*
+ * Is @r, a reference of writable @a, an anchor: outside the fields that
+ * change, absolute, 8-aligned, naming a function or an extern (such as
+ * THIS_MODULE) without addend?
+ */
+bool diff_is_anchor(const struct object *pre, const struct symbol *a,
+		    const struct object *post, const struct symbol *b,
+		    const struct reloc *r)
+{
+	unsigned long off = r->offset - a->st.st_value;
+	struct target t;
+
+	if (r->type != R_X86_64_64 || off % 8 ||
+	    diff_is_field(pre, a, post, b, off))
+		return false;
+	diff_target(pre, r, &t);
+	return t.name && !t.addend && (!t.sym || elf_is_function(t.sym));
+}
+
+unsigned int diff_anchors(const struct object *pre, const struct symbol *a,
+			  const struct object *post, const struct symbol *b)
+{
+	struct reloc *r;
+	unsigned int n = 0;
+	size_t nr, i;
+
+	nr = relocs_at(a, 0, a->st.st_size, &r);
+	for (i = 0; i < nr; i++)
+		n += diff_is_anchor(pre, a, post, b, &r[i]);
+	return n;
 }

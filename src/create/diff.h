@@ -86,7 +86,6 @@ int diff_objects(const struct object *pre, struct object *post,
 		 struct diff *d, FILE *log);
 void diff_free(struct diff *d);
 
-/* Same code, relocations pointing at the same things (by name)? */
 /* Their relocations, at the same offsets, point at the same things? */
 bool diff_same_relocs(const struct object *oa, const struct symbol *a,
 		      const struct object *ob, const struct symbol *b,
@@ -116,6 +115,16 @@ const char *diff_fields_problem(const struct object *pre,
 bool diff_is_field(const struct object *pre, const struct symbol *a,
 		   const struct object *post, const struct symbol *b,
 		   unsigned long off);
+
+/*
+ * Is @r, a reference of the pre image @a, one the core proves but does
+ * not write (an anchor); how many @a has.
+ */
+bool diff_is_anchor(const struct object *pre, const struct symbol *a,
+		    const struct object *post, const struct symbol *b,
+		    const struct reloc *r);
+unsigned int diff_anchors(const struct object *pre, const struct symbol *a,
+			  const struct object *post, const struct symbol *b);
 
 /* Finds the existing variables whose contents the patch changes; notes to @log. */
 void diff_data(const struct object *pre, const struct object *post,

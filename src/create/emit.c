@@ -326,6 +326,35 @@ static void emit_func_entry(FILE *out, const struct unit *u, size_t un,
 /* A C identifier for the n-th data change of unit u. */
 #define DN "u%zu_d%zu"
 
+/* One relocation of a variable at @start as a struct ksplice_reloc. */
+static void emit_data_reloc(FILE *out, const struct object *obj,
+			    const struct reloc *r, unsigned long start)
+{
+	struct target t;
+
+	diff_target(obj, r, &t);
+	fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld, .offset = %#lx, .type = %u },\n",
+		t.name, t.addend, r->offset - start, r->type);
+}
+
+/* The anchors of writable @c (datafields.c), as anchors_DN[]. */
+static void emit_data_anchors(FILE *out, const struct unit *u,
+			      const struct data_change *c, size_t un,
+			      size_t dn)
+{
+	unsigned long start = c->pre->st.st_value;
+	struct reloc *r;
+	size_t n, i;
+
+	n = elf_relocs_in(c->pre->sec, start, start + c->pre->st.st_size, &r);
+	fprintf(out, "static const struct ksplice_reloc anchors_" DN "[] = {\n",
+		un, dn);
+	for (i = 0; i < n; i++)
+		if (diff_is_anchor(&u->pre, c->pre, &u->post, c->post, &r[i]))
+			emit_data_reloc(out, &u->pre, &r[i], start);
+	fprintf(out, "};\n");
+}
+
 /*
  * The relocations of one image (@s, of @obj) of variable @c patched in
  * place: named, absolute (data.c checked), offsets from the variable's
@@ -337,7 +366,6 @@ static void emit_data_relocs(FILE *out, const struct unit *u,
 			     const struct symbol *s, const char *name)
 {
 	unsigned long start = s->st.st_value;
-	struct target t;
 	struct reloc *r;
 	size_t n, i;
 
@@ -347,9 +375,7 @@ static void emit_data_relocs(FILE *out, const struct unit *u,
 		if (c->nr_fields && !diff_is_field(&u->pre, c->pre, &u->post,
 						   c->post, r[i].offset - start))
 			continue;
-		diff_target(obj, &r[i], &t);
-		fprintf(out, "\t{ .symbol = \"%s\", .addend = %ld, .offset = %#lx, .type = %u },\n",
-			t.name, t.addend, r[i].offset - start, r[i].type);
+		emit_data_reloc(out, obj, &r[i], start);
 	}
 	fprintf(out, "};\n");
 }
@@ -383,6 +409,8 @@ static void emit_data_images(FILE *out, const struct unit *u, size_t un)
 			continue;
 		emit_data_image(out, u, c, false, "dpre", un, dn);
 		emit_data_image(out, u, c, true, "dpost", un, dn);
+		if (c->nr_fields)
+			emit_data_anchors(out, u, c, un, dn);
 		fprintf(out, "\n");
 	}
 }
@@ -411,8 +439,10 @@ static size_t emit_data(FILE *out, const struct update *u, const char *target,
 				un, dn, un, dn, un, dn);
 			fprintf(out, "\t\t.post = dpost_" DN ", .post_relocs = dpost_relocs_" DN ", .nr_post_relocs = ARRAY_SIZE(dpost_relocs_" DN "),\n",
 				un, dn, un, dn, un, dn);
-			fprintf(out, "\t\t.flags = %s,\n\t},\n",
-				c->nr_fields ? "KSPLICE_DATA_FIELDS" : "0");
+			if (c->nr_fields)
+				fprintf(out, "\t\t.flags = KSPLICE_DATA_FIELDS,\n\t\t.anchors = anchors_" DN ", .nr_anchors = ARRAY_SIZE(anchors_" DN "),\n",
+					un, dn, un, dn);
+			fprintf(out, "\t},\n");
 		}
 	}
 	if (n)

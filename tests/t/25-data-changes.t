@@ -19,7 +19,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 75
+plan 77
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -259,18 +259,22 @@ cbo 's/= { .match = mt }/= { .match = mt, .check = ext }/' cbext &&
 cbo 's/= { .match = mt }/= { .match = mt, .check = mt2 }/; s/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa &&
 cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..ro_after_init")))/' cbroa0 &&
 cbo 's/= { .match = mt }/= { .match = mt, .check = mt2 }/; s/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu &&
-cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu0 ||
+cbo 's/ __attribute__((section(".data..read_mostly")))/ __attribute__((section(".data..percpu")))/' cbpcpu0 &&
+cbo 's/^extern int ext(int);/&\nextern int extv;/; s/= { .match = mt }/= { .list = { \&reg.list, \&reg.list }, .match = mt, .data = \&extv }/' cbanc0 &&
+cbo 's/^extern int ext(int);/&\nextern int extv;/; s/= { .match = mt }/= { .list = { \&reg.list, \&reg.list }, .match = mt, .check = mt2, .data = \&extv }/' cbanc1 &&
+cbo 's/= { .match = mt }/= { .match = mt, .data = \&lim }/' cbanc2 &&
+cbo 's/= { .match = mt }/= { .match = mt, .check = mt2, .data = \&lim }/' cbanc3 ||
 	bail "cannot compile the callback objects"
 out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbnew.o")
-like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
-	"a writable ops structure gaining a callback the update adds: its field patched in place"
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place \(anchors: 1\)$' \
+	"a writable ops structure gaining a callback the update adds: its field patched in place (its unchanged .match an anchor)"
 like "$out" '^new chk$' "  the callback is new code of the update"
 unlike "$out" 'changed data: reg: its' "  not refused"
 out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbre.o")
-like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
-	"a callback retargeted to another existing function: patched in place"
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place \(anchors: 0\)$' \
+	"a callback retargeted to another existing function: patched in place (no other reference: no anchor)"
 out=$(ksplice-create --diff-objects "$tmp/cbnew.o" "$tmp/cb0.o")
-like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place \(anchors: 1\)$' \
 	"a callback removed (a function to NULL): patched in place"
 out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbflags.o")
 like "$out" '^  note: reg is writable \(only callback fields can be\), but cannot be patched in place: a byte that is not a callback at \+0x20$' \
@@ -284,8 +288,17 @@ out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbsize.o")
 like "$out" '^  changed data: reg: its size \(' "a writable structure that grows is refused, callback or not"
 unlike "$out" 'callback fields \([0-9]+\)' "  not patched in place"
 out=$(ksplice-create --diff-objects "$tmp/cb0.o" "$tmp/cbext.o")
-like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place$' \
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place \(anchors: 1\)$' \
 	"a callback another unit defines: patched in place (the core checks its address is text)"
+# Anchors: the unchanged references to functions and externs, proven by
+# the core, never written; not the list head (the kernel rewrites it) nor
+# a pointer to the unit's own data.
+out=$(ksplice-create --diff-objects "$tmp/cbanc0.o" "$tmp/cbanc1.o")
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place \(anchors: 2\)$' \
+	"a structure with a list head, a callback and an extern's address: 2 anchors"
+out=$(ksplice-create --diff-objects "$tmp/cbanc2.o" "$tmp/cbanc3.o")
+like "$out" '^  changed data: reg: callback fields \(1\) of writable data: patched in place \(anchors: 1\)$' \
+	"  a pointer to the unit's own variable is not one"
 out=$(ksplice-create --diff-objects "$tmp/cbroa0.o" "$tmp/cbroa.o")
 like "$out" '^  changed data: reg: its initial value \(what it points at\) \(\.data\.\.ro_after_init; ' \
 	"__ro_after_init's callback is refused (boot set it)"

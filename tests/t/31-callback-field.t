@@ -6,7 +6,8 @@
 # patch adds: dev_uevent() calls it for a memory block, so its uevent file
 # in sysfs says KSPLICE_CB=memoryN while the update is applied, and not
 # before or after undo.  Only the field is checked and written: the
-# running structure's other bytes are the kernel's.
+# running structure's other bytes are the kernel's, but for .online and
+# .offline, functions: the core proves them as anchors.
 # The same update under another id, applied on top, finds the field no
 # longer NULL (its pre value) and is refused with nothing changed; once
 # the first is undone, it applies.
@@ -23,8 +24,8 @@ p=$KSPLICE_TOP/tests/patches
 mu=$(make_update "$p/memory-uevent.patch" cbmem)
 ok $? "ksplice-create builds the memory_subsys update"
 like "$(cat "$tmp/create-cbmem.log")" \
-	'^  changed data: memory_subsys: callback fields \(1\) of writable data: patched in place$' \
-	"  its .uevent field is patched in place"
+	'^  changed data: memory_subsys: callback fields \(1\) of writable data: patched in place \(anchors: 2\)$' \
+	"  its .uevent field is patched in place, proven by .online and .offline (anchors)"
 like "$(cat "$tmp/create-cbmem.log")" 'new function: memory_subsys_uevent' \
 	"  and the callback is a new function of the update"
 mu2=$(make_update "$p/memory-uevent.patch" cbmem2)

@@ -172,13 +172,15 @@ noinline void ksplice_test_sleeper(unsigned int ms)
 /*
  * A writable structure with a callback, NULL here: the self-test update
  * with cb=1 points it at ksplice_test_cb_new, which only the new code has.
+ * Its @op is what the update proves it by (an anchor).
  */
 struct ksplice_test_cbs {
 	void (*fn)(unsigned int ms);
 	unsigned long calls;
+	int (*op)(int x);
 };
 
-struct ksplice_test_cbs ksplice_test_cb;
+struct ksplice_test_cbs ksplice_test_cb = { .op = ksplice_test_double };
 static bool ksplice_test_go;
 
 #ifdef KSPLICE_V2

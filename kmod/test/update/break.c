@@ -31,7 +31,7 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 {
 	struct ksplice_object *o = (struct ksplice_object *)u->objs;
 
-	if ((bad < 18 || bad > 25) && (bad < 113 || bad > 117))
+	if ((bad < 18 || bad > 27) && (bad < 113 || bad > 117))
 		return;
 	o->data = &ksplice_test_data;
 	o->nr_data = 1;
@@ -64,6 +64,16 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 	case 25:
 		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
 		ksplice_test_drel[1].addend = 16;
+		break;
+	/* Anchors (ABI 10): of callback fields only, on none of them. */
+	case 26:
+		ksplice_test_data.anchors = ksplice_test_drel;
+		ksplice_test_data.nr_anchors = 1;
+		break;
+	case 27:
+		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		ksplice_test_data.anchors = &ksplice_test_drel[1];
+		ksplice_test_data.nr_anchors = 1;
 		break;
 	case 113:
 		ksplice_test_data.name = "ksplice_no_such_table";

@@ -10,15 +10,19 @@
 #include <linux/elf.h>
 #include "ksplice-update.h"
 
-static const unsigned char ksplice_test_cb_img[16];
+static const unsigned char ksplice_test_cb_img[24];
 static const struct ksplice_reloc ksplice_test_cb_rel[] = {
 	{ .symbol = "ksplice_test_cb_new", .offset = 0, .type = R_X86_64_64 },
 };
+static struct ksplice_reloc ksplice_test_cb_anchor[] = {
+	{ .symbol = "ksplice_test_double", .offset = 16, .type = R_X86_64_64 },
+};
 static struct ksplice_data ksplice_test_cb_data = {
-	.name = "ksplice_test_cb", .unit = "target.c", .size = 16,
+	.name = "ksplice_test_cb", .unit = "target.c", .size = 24,
 	.pre = ksplice_test_cb_img,
 	.post = ksplice_test_cb_img, .post_relocs = ksplice_test_cb_rel,
 	.nr_post_relocs = 1, .flags = KSPLICE_DATA_FIELDS,
+	.anchors = ksplice_test_cb_anchor, .nr_anchors = 1,
 };
 
 /*
@@ -41,6 +45,9 @@ void ksplice_test_cb(struct ksplice_update *u, int cb, unsigned int nr_new)
 	o->nr_new_funcs = nr_new;
 	o->data = d;
 	o->nr_data = 1;
+	/* cb=3: an anchor the running variable does not hold. */
+	if (cb == 3)
+		ksplice_test_cb_anchor[0].symbol = "ksplice_test_cb_new";
 	if (cb == 2 && nr_new) {
 		d->post_relocs = ksplice_test_cb_rel2;
 		f->name = "ksplice_test_double";
