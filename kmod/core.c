@@ -339,6 +339,9 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		ret = ksplice_relocate_all(&v->core);
 	if (!ret)
 		ret = ksplice_data_prepare(&v->core, false);
+	/* What the data's fields and anchors hold may be another update's. */
+	if (!ret)
+		ret = ksplice_added_uses_bound(&v->core);
 	/*
 	 * The first attempt's stacks are walked before the pre-apply hooks
 	 * (prewalk.c): a task a hook sets moving is walked again in the stop.

@@ -457,7 +457,7 @@ static int ksplice_data_no_match(struct ksplice_core *core,
 	lost = n == 1 ? ksplice_data_anchor_lost(core, d, addrs[0]) : NULL;
 	if (lost)
 		return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,
-					 "%s (%s): its field at +%#x does not hold %s: not laid out as the update was built for",
+					 "%s (%s): its field at +0x%x does not hold %s: not the variable the update was built for, or the kernel changed it",
 					 d->name, d->target, lost->offset,
 					 lost->symbol);
 	return ksplice_set_abort(core, KSPLICE_ABORT_NO_MATCH,

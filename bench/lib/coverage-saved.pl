@@ -4,13 +4,17 @@
 # has not done are appended to DIR/results.tsv and marked done; rows of
 # the STAGEs listed ("failed": every stage that counts against us) are
 # left out, so that those patches run again.
-# coverage-saved.pl save DIR FILE: FILE becomes DIR/results.tsv, sorted
-# by patch id (a saved file is meant to be committed: stable diffs).
+# coverage-saved.pl save DIR FILE: DIR/results.tsv's rows go to FILE,
+# replacing FILE's of the same patch and keeping its others (a run that
+# dies keeps what it was told to run again); sorted by patch id (a saved
+# file is meant to be committed: stable diffs).  Both hold DIR's lock,
+# which the writers of its rows take.
 #
 # A full run takes longer than a working session and outlives the machine
 # that started it; the saved file carries it over to the next one.
 use strict;
 use warnings;
+use Fcntl qw(:flock);
 
 my ($cmd, $dir, $file, $skip) = @ARGV;
 die "usage: coverage-saved.pl import|save DIR FILE [STAGES]\n"
@@ -26,8 +30,23 @@ sub lines {
 
 sub id_of { return (split /\t/, $_[0], -1)[6] // ''; }
 
+# The rows of @_ with as many columns as the header $_[0].
+sub whole {
+	my ($head, @rows) = @_;
+	my $n = () = $head =~ /\t/g;
+	return grep { (() = /\t/g) == $n } @rows;
+}
+
+open my $lock, '>>', "$dir/results.lock" or die "coverage: $dir/results.lock: $!\n";
+flock($lock, LOCK_EX) or die "coverage: cannot lock $dir/results.lock: $!\n";
+
 if ($cmd eq 'save') {
 	my ($head, @rows) = lines("$dir/results.tsv");
+	my %ran = map { id_of($_) => 1 } @rows;
+	if (-e $file) {
+		my ($was, @kept) = lines($file);
+		push @rows, grep { !$ran{id_of($_)} } whole(@kept) if $was eq $head;
+	}
 	open my $o, '>', "$file.tmp" or die "coverage: cannot write $file.tmp: $!\n";
 	print $o join("\n", $head, sort { id_of($a) cmp id_of($b) } @rows), "\n";
 	close $o or die "coverage: cannot write $file.tmp: $!\n";
@@ -50,7 +69,7 @@ die "coverage: $file has columns '$head', this run '$have'\n" if $head ne $have;
 
 my ($n, $stale, $redone) = (0, 0, 0);
 open my $r, '>>', "$dir/results.tsv" or die "coverage: $dir/results.tsv: $!\n";
-for my $row (@rows) {
+for my $row (whole($head, @rows)) {
 	my @f = split /\t/, $row, -1;
 	my ($files, $stage, $id) = @f[0, 2, 6];
 	next if -e "$dir/done/$id";

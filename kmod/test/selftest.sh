@@ -53,10 +53,10 @@ reject_why() {
 	23) echo "ksplice_test_ops: unknown flags 0x80" ;;
 	24|25) echo "ksplice_test_ops: bad callback fields" ;;
 	26) echo "ksplice_test_ops: anchors without callback fields" ;;
-	27) echo "ksplice_test_ops: bad anchors" ;;
+	27|28) echo "ksplice_test_ops: bad anchors" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"

@@ -174,7 +174,9 @@ bool diff_is_field(const struct object *pre, const struct symbol *a,
 /*
  * Is @r, a reference of writable @a, an anchor: outside the fields that
  * change, absolute, 8-aligned, naming a function or an extern (such as
- * THIS_MODULE) without addend?
+ * THIS_MODULE) without addend?  Not one the running kernel may no longer
+ * name: an __init function (kallsyms drops a module's once it ran) or a
+ * weak extern (NULL where nothing defines it).
  */
 bool diff_is_anchor(const struct object *pre, const struct symbol *a,
 		    const struct object *post, const struct symbol *b,
@@ -187,7 +189,11 @@ bool diff_is_anchor(const struct object *pre, const struct symbol *a,
 	    diff_is_field(pre, a, post, b, off))
 		return false;
 	diff_target(pre, r, &t);
-	return t.name && !t.addend && (!t.sym || elf_is_function(t.sym));
+	if (!t.name || t.addend)
+		return false;
+	if (!t.sym)
+		return GELF_ST_BIND(r->sym->st.st_info) != STB_WEAK;
+	return elf_is_function(t.sym) && !diff_is_init_section(t.sym->sec);
 }
 
 unsigned int diff_anchors(const struct object *pre, const struct symbol *a,

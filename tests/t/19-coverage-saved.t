@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/coverage --save: a run takes the saved rows of its plan (not those
-# of another plan, not those it has done, not the stages --retry names)
-# and writes its rows back sorted by patch; the table counts what it took.
+# of another plan, not those it has done, not the stages --retry names,
+# not a cut row) and writes its rows back sorted by patch, keeping the
+# saved rows it did not run again; the table counts what it took.
 . "$(dirname "$0")/../lib/tap.sh"
 set -u
 saved=$KSPLICE_TOP/bench/lib/coverage-saved.pl
@@ -24,7 +25,7 @@ fresh() {	# a run's directory with its plan, nothing done
 	printf 'fs/z.c\t1\tapplied\tok\t\t40\tcv0009\tok\tabc\n'
 } >"$t/saved.tsv"
 
-plan 14
+plan 17
 fresh
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0004"
@@ -59,3 +60,15 @@ ok $((! $?)) "a saved file of other columns is an error"
 perl "$saved" save "$t/d" "$t/out.tsv"
 ok $? "save runs"
 is "$(cut -f7 "$t/out.tsv" | tr '\n' ' ')" "id cv0001 cv0003 cv0004 " "  the saved file has the header and the rows by patch"
+
+cp "$t/saved.tsv" "$t/merge.tsv"
+perl "$saved" save "$t/d" "$t/merge.tsv"
+is "$(cut -f7 "$t/merge.tsv" | tr '\n' ' ')" "id cv0001 cv0002 cv0003 cv0004 cv0009 " \
+	"saving over a saved file keeps its rows the run did not make (cv0002, left to run again)"
+is "$(grep -c . "$t/merge.tsv")" 6 "  each patch once"
+
+fresh
+{ cat "$t/saved.tsv"; printf 'fs/a.c\t1\tapplied\tok'; } | sed '/cv0001/d' >"$t/cut.tsv"
+perl "$saved" import "$t/d" "$t/cut.tsv" 2>/dev/null
+is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0002 cv0003 cv0004 " \
+	"a row cut short (a machine that died mid-write) is not taken"

@@ -31,7 +31,7 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 {
 	struct ksplice_object *o = (struct ksplice_object *)u->objs;
 
-	if ((bad < 18 || bad > 27) && (bad < 113 || bad > 117))
+	if ((bad < 18 || bad > 28) && (bad < 113 || bad > 117))
 		return;
 	o->data = &ksplice_test_data;
 	o->nr_data = 1;
@@ -72,6 +72,14 @@ static void ksplice_test_break_data(struct ksplice_update *u, int bad)
 		break;
 	case 27:
 		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		ksplice_test_data.anchors = &ksplice_test_drel[1];
+		ksplice_test_data.nr_anchors = 1;
+		break;
+	case 28:
+		ksplice_test_data.flags = KSPLICE_DATA_FIELDS;
+		ksplice_test_data.nr_pre_relocs = 1;
+		ksplice_test_data.nr_post_relocs = 1;
+		ksplice_test_drel[1].addend = 8;
 		ksplice_test_data.anchors = &ksplice_test_drel[1];
 		ksplice_test_data.nr_anchors = 1;
 		break;
