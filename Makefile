@@ -144,6 +144,10 @@ bench: all
 coverage: all
 	KSPLICE_TREE_COPIES=2 bench/coverage $(KSPLICE_COVERAGE_RANGE) --save $(COVERAGE_ARGS)
 
+# The tables of the runs saved in bench/results/ (no run: seconds).
+coverage-report:
+	@for d in bench/results/*/; do [ -s "$$d/results.tsv" ] && bench/coverage --report "$$d" && echo; done; true
+
 # The second range, on the older kernel, sampled (COVERAGE2_SAMPLE, default
 # 40): code not tuned to, to show the first range's figure holds.
 COVERAGE2_SAMPLE ?= 40
@@ -191,4 +195,4 @@ clean:
 	rm -rf bin src/lib/libksplice.a $(LIB_OBJS) $(CREATE_OBJS) src/*.o
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod clean
 
-.PHONY: all tools install install-target install-create kmod check stress pause coverage coverage2 demo clean
+.PHONY: all tools install install-target install-create kmod check stress pause coverage coverage-report coverage2 demo clean

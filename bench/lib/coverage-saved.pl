@@ -1,24 +1,28 @@
 #!/usr/bin/perl
-# coverage-saved.pl import DIR FILE [STAGE,...]: rows of FILE (a saved
-# results.tsv) whose patch DIR/plan.tsv has with the same files and DIR
-# has not done are appended to DIR/results.tsv and marked done; rows of
-# the STAGEs listed ("failed": every stage that counts against us) are
-# left out, so that those patches run again.
-# coverage-saved.pl save DIR FILE: DIR/results.tsv's rows go to FILE,
-# replacing FILE's of the same patch and keeping its others (a run that
-# dies keeps what it was told to run again); sorted by patch id (a saved
-# file is meant to be committed: stable diffs).  Both hold DIR's lock,
-# which the writers of its rows take.
+# coverage-saved.pl import DIR SAVED [STAGE,...]: rows of SAVED/results.tsv
+# whose patch DIR/plan.tsv has with the same files and DIR has not done
+# are appended to DIR/results.tsv and marked done; rows of the STAGEs
+# listed ("failed": every stage that counts against us) are left out, so
+# that those patches run again.
+# coverage-saved.pl save DIR SAVED: DIR/results.tsv's rows go to
+# SAVED/results.tsv, replacing its rows of the same patch and keeping its
+# others (a run that dies keeps what it was told to run again), sorted by
+# patch id (stable diffs: SAVED is meant to be committed); DIR's plan.tsv,
+# skipped.tsv and range go along, so that bench/coverage --report SAVED
+# prints the table.  Both hold DIR's lock, which the writers of its rows
+# take.
 #
 # A full run takes longer than a working session and outlives the machine
-# that started it; the saved file carries it over to the next one.
+# that started it; the saved directory carries it over to the next one.
 use strict;
 use warnings;
 use Fcntl qw(:flock);
+use File::Path qw(make_path);
 
-my ($cmd, $dir, $file, $skip) = @ARGV;
-die "usage: coverage-saved.pl import|save DIR FILE [STAGES]\n"
-	unless defined $file && ($cmd eq 'import' || $cmd eq 'save');
+my ($cmd, $dir, $saved, $skip) = @ARGV;
+die "usage: coverage-saved.pl import|save DIR SAVED [STAGES]\n"
+	unless defined $saved && ($cmd eq 'import' || $cmd eq 'save');
+my $file = "$saved/results.tsv";
 
 sub lines {
 	my ($f) = @_;
@@ -41,6 +45,7 @@ open my $lock, '>>', "$dir/results.lock" or die "coverage: $dir/results.lock: $!
 flock($lock, LOCK_EX) or die "coverage: cannot lock $dir/results.lock: $!\n";
 
 if ($cmd eq 'save') {
+	-d $saved or make_path($saved) or die "coverage: cannot make $saved: $!\n";
 	my ($head, @rows) = lines("$dir/results.tsv");
 	my %ran = map { id_of($_) => 1 } @rows;
 	if (-e $file) {
@@ -51,6 +56,12 @@ if ($cmd eq 'save') {
 	print $o join("\n", $head, sort { id_of($a) cmp id_of($b) } @rows), "\n";
 	close $o or die "coverage: cannot write $file.tmp: $!\n";
 	rename "$file.tmp", $file or die "coverage: cannot rename $file.tmp: $!\n";
+	for my $f (qw(plan.tsv skipped.tsv range)) {
+		open my $i, '<', "$dir/$f" or next;
+		open my $c, '>', "$saved/$f" or die "coverage: cannot write $saved/$f: $!\n";
+		print {$c} <$i>;
+		close $c or die "coverage: cannot write $saved/$f: $!\n";
+	}
 	exit 0;
 }
 

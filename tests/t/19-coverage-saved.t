@@ -24,14 +24,16 @@ fresh() {	# a run's directory with its plan, nothing done
 	printf 'fs/c.c include/x.h\t2\tapplied\tok\t\t40\tcv0003\tok\tabc\n'
 	printf 'fs/z.c\t1\tapplied\tok\t\t40\tcv0009\tok\tabc\n'
 } >"$t/saved.tsv"
+mkdir -p "$t/saved" "$t/cut" "$t/other"
+cp "$t/saved.tsv" "$t/saved/results.tsv"
 
-plan 17
+plan 20
 fresh
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0004"
 # cv0003's files differ from the saved row's: another plan's patch.
 sed -i 's|^cv0003\t.*|cv0003\tfs/c.c\tc|' "$t/d/plan.tsv"
-msg=$(perl "$saved" import "$t/d" "$t/saved.tsv" 2>&1)
+msg=$(perl "$saved" import "$t/d" "$t/saved" 2>&1)
 ok $? "import runs"
 like "$msg" "2 results taken from .*, 2 not of this plan" "  it says what it took and what it left out"
 is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0001 cv0002 cv0004 " \
@@ -44,31 +46,35 @@ like "$(perl "$KSPLICE_TOP/bench/lib/coverage-summary.pl" "$t/d")" "applied live
 	"  the table counts the rows taken"
 
 fresh
-msg=$(perl "$saved" import "$t/d" "$t/saved.tsv" failed 2>&1)
+msg=$(perl "$saved" import "$t/d" "$t/saved" failed 2>&1)
 ok $? "import with --retry failed runs"
 is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0001 cv0003 cv0004 " \
 	"  the failure is left to run again, the applied ones are taken"
 like "$msg" "1 left to run again" "  and it says so"
 
-perl "$saved" import "$t/d" "$t/saved.tsv" bogus 2>/dev/null
+msg=$(perl "$saved" import "$t/d" "$t/saved" bogus 2>&1)
 ok $((! $?)) "an unknown stage to retry is an error"
+like "$msg" "no stage 'bogus'" "  saying which"
 
-printf 'x\ty\n' >"$t/other.tsv"
-perl "$saved" import "$t/d" "$t/other.tsv" 2>/dev/null
+printf 'x\ty\n' >"$t/other/results.tsv"
+msg=$(perl "$saved" import "$t/d" "$t/other" 2>&1)
 ok $((! $?)) "a saved file of other columns is an error"
+like "$msg" "has columns 'x.y', this run 'file" "  saying so"
 
-perl "$saved" save "$t/d" "$t/out.tsv"
-ok $? "save runs"
-is "$(cut -f7 "$t/out.tsv" | tr '\n' ' ')" "id cv0001 cv0003 cv0004 " "  the saved file has the header and the rows by patch"
+perl "$saved" save "$t/d" "$t/new/dir"
+ok $? "save runs (making the directory)"
+is "$(cut -f7 "$t/new/dir/results.tsv" | tr '\n' ' ')" "id cv0001 cv0003 cv0004 " "  the saved file has the header and the rows by patch"
+like "$(perl "$KSPLICE_TOP/bench/lib/coverage-summary.pl" "$t/new/dir" | tr '\n' ' ')" \
+	"ksplice coverage of 6.1.187-1..6.1.190-1 on 6.1.0-53-amd64.*3 of 4 patches done.*applied live: 3 of 3" \
+	"  with the plan and the range: the table of a saved run"
 
-cp "$t/saved.tsv" "$t/merge.tsv"
-perl "$saved" save "$t/d" "$t/merge.tsv"
-is "$(cut -f7 "$t/merge.tsv" | tr '\n' ' ')" "id cv0001 cv0002 cv0003 cv0004 cv0009 " \
-	"saving over a saved file keeps its rows the run did not make (cv0002, left to run again)"
-is "$(grep -c . "$t/merge.tsv")" 6 "  each patch once"
+perl "$saved" save "$t/d" "$t/saved"
+is "$(cut -f7 "$t/saved/results.tsv" | tr '\n' ' ')" "id cv0001 cv0002 cv0003 cv0004 cv0009 " \
+	"saving over a saved run keeps its rows the run did not make (cv0002, left to run again)"
+is "$(grep -c . "$t/saved/results.tsv")" 6 "  each patch once"
 
 fresh
-{ cat "$t/saved.tsv"; printf 'fs/a.c\t1\tapplied\tok'; } | sed '/cv0001/d' >"$t/cut.tsv"
-perl "$saved" import "$t/d" "$t/cut.tsv" 2>/dev/null
+{ cat "$t/saved.tsv"; printf 'fs/a.c\t1\tapplied\tok'; } | sed '/cv0001/d' >"$t/cut/results.tsv"
+perl "$saved" import "$t/d" "$t/cut" 2>/dev/null
 is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0002 cv0003 cv0004 " \
 	"a row cut short (a machine that died mid-write) is not taken"
