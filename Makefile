@@ -79,9 +79,10 @@ kmod:
 check: all
 	prove -v --timer tests/t/
 
-# Slower tests, not in check: a header thousands of units include (the
-# preprocessing filter at scale: some 20 minutes on 2 cpus), and the core's
-# self-test under all six mitigation guests (check runs three).
+# Slower tests, not in check: headers thousands and hundreds of units
+# include (the preprocessing filter at scale: some 20 and 5 minutes on 2
+# cpus; check has one a few dozen include), and the core's self-test under
+# all six mitigation guests (check runs three).
 check-slow: all
 	prove -v tests/slow/
 	KSPLICE_MITIGATIONS=all prove -v tests/t/51-core-selftest-mitigations.t

@@ -280,11 +280,31 @@ int tree_prepare(struct tree *t, const char *cache, const char *log)
 }
 
 
+/* The file "unit-recipes": a line per unit, "UNIT\tCOMMAND\tRECIPE". */
+struct unit_list {
+	char *text;			/* the file, cut into strings in place */
+	char **unit, **cmd, **recipe;
+	size_t nr;
+};
+
+static void free_unit_list(struct unit_list *l)
+{
+	if (!l)
+		return;
+	free(l->text);
+	free(l->unit);
+	free(l->cmd);
+	free(l->recipe);
+	free(l);
+}
+
 void tree_release(struct tree *t)
 {
 	if (t->lock_fd >= 0)
 		close(t->lock_fd);
 	t->lock_fd = -1;
+	free_unit_list(t->units);
+	t->units = NULL;
 }
 
 /*
@@ -391,19 +411,14 @@ static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
 /* Kbuild's recipe for each of @units, "" where the dry run has none. */
 static char **unit_recipes(struct tree *t, char *const *units, size_t nr)
 {
-	struct strv all = { 0 }, recipes = { 0 };
 	char **out = xcalloc(nr + 1, sizeof(char *));
-	size_t i, j;
+	struct strv all;
+	size_t i;
 
-	if (tree_units(t, &all, NULL, &recipes))
-		memset(&all, 0, sizeof(all));
-	for (i = 0; i < nr; i++) {
-		for (j = 0; j < all.nr && strcmp(all.v[j], units[i]); j++)
-			;
-		out[i] = xstrdup(j < all.nr ? recipes.v[j] : "");
-	}
-	strv_free(&all);
-	strv_free(&recipes);
+	if (!tree_units(t, &all))
+		strv_free(&all);
+	for (i = 0; i < nr; i++)
+		out[i] = xstrdup(tree_unit_recipe(t, units[i]));
 	return out;
 }
 
@@ -559,26 +574,40 @@ static int write_commands(const struct strv *units, const struct strv *cmds,
 	return ret;
 }
 
-static int read_commands(const char *path, struct strv *units, struct strv *cmds,
-			 struct strv *recipes)
+static struct unit_list *read_commands(const char *path)
 {
-	char *text, *p, *tab, *tab2, *eol;
-	size_t len;
+	struct unit_list *l = xcalloc(1, sizeof(*l));
+	char *p, *end, *tab, *tab2, *eol;
+	size_t len, lines = 0;
 
-	if (read_file(path, 1 << 30, &text, &len))
-		return -1;
-	for (p = text; *p; p = *eol ? eol + 1 : eol) {
-		eol = p + strcspn(p, "\n");
+	if (read_file(path, 1 << 30, &l->text, &len)) {
+		free(l);
+		return NULL;
+	}
+	end = l->text + len;
+	for (p = l->text; p < end; p++)
+		lines += *p == '\n';
+	l->unit = xcalloc(lines + 1, sizeof(char *));
+	l->cmd = xcalloc(lines + 1, sizeof(char *));
+	l->recipe = xcalloc(lines + 1, sizeof(char *));
+	for (p = l->text; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			break;
 		tab = memchr(p, '\t', eol - p);
 		tab2 = tab ? memchr(tab + 1, '\t', eol - tab - 1) : NULL;
 		if (!tab2)
 			continue;
-		strv_add(units, xstrndup(p, tab - p));
-		strv_add(cmds, xstrndup(tab + 1, tab2 - tab - 1));
-		strv_add(recipes, xstrndup(tab2 + 1, eol - tab2 - 1));
+		*tab = *tab2 = *eol = '\0';
+		l->unit[l->nr] = p;
+		l->cmd[l->nr] = tab + 1;
+		l->recipe[l->nr++] = tab2 + 1;
 	}
-	free(text);
-	return units->nr ? 0 : -1;
+	if (!l->nr) {
+		free_unit_list(l);
+		return NULL;
+	}
+	return l;
 }
 
 /*
@@ -610,25 +639,37 @@ static int dry_run(struct tree *t, const char *list)
 	return ret;
 }
 
-int tree_units(struct tree *t, struct strv *units, struct strv *cmds,
-	       struct strv *recipes)
+int tree_units(struct tree *t, struct strv *units)
 {
 	char *list = path_join(t->dir, "unit-recipes");
-	struct strv c = { 0 }, r = { 0 };
-	int ret = 0;
+	size_t i;
 
 	memset(units, 0, sizeof(*units));
-	if (read_commands(list, units, cmds ? cmds : &c, recipes ? recipes : &r)) {
-		strv_free(units);
-		strv_free(cmds ? cmds : &c);
-		strv_free(recipes ? recipes : &r);
-		ret = dry_run(t, list) ||
-		      read_commands(list, units, cmds ? cmds : &c, recipes ? recipes : &r);
-	}
-	strv_free(&c);
-	strv_free(&r);
+	if (!t->units)
+		t->units = read_commands(list);
+	if (!t->units && !dry_run(t, list))
+		t->units = read_commands(list);
 	free(list);
-	return ret ? -1 : 0;
+	if (!t->units)
+		return -1;
+	for (i = 0; i < t->units->nr; i++)
+		strv_add(units, xstrdup(t->units->unit[i]));
+	return 0;
+}
+
+const char *tree_unit_command(const struct tree *t, size_t i)
+{
+	return t->units && i < t->units->nr ? t->units->cmd[i] : NULL;
+}
+
+const char *tree_unit_recipe(const struct tree *t, const char *unit)
+{
+	size_t i;
+
+	for (i = 0; t->units && i < t->units->nr; i++)
+		if (!strcmp(t->units->unit[i], unit))
+			return t->units->recipe[i];
+	return "";
 }
 
 /* A copy of the tree with the patch applied, next to it: hard links. */

@@ -12,6 +12,8 @@
 
 #include "util.h"
 
+struct unit_list;
+
 struct tree {
 	const char *source;		/* the user's tree; never written */
 	const char *config;
@@ -21,6 +23,7 @@ struct tree {
 	char *obj;			/* <dir>/obj: Kbuild O= */
 	char *log;			/* where command output goes */
 	int lock_fd;
+	struct unit_list *units;	/* read once, by tree_units() */
 };
 
 /* The compiler the target was built with, from CONFIG_CC_VERSION_TEXT. */
@@ -53,12 +56,16 @@ int tree_compile(struct tree *t, char *const *units, size_t nr,
 		 char *const *dests, bool *failed, bool direct);
 
 /*
- * Every C unit the configuration builds, from a Kbuild dry run (cached),
- * and (@cmds, @recipes: may be NULL) for each its gcc -E and Kbuild's
- * recipe ("" if unknown), to run in t->obj.
+ * Every C unit the configuration builds, from a Kbuild dry run (cached,
+ * and read once per create).
  */
-int tree_units(struct tree *t, struct strv *units, struct strv *cmds,
-	       struct strv *recipes);
+int tree_units(struct tree *t, struct strv *units);
+/*
+ * Unit @i of tree_units()' list: its gcc -E and Kbuild's recipe ("" if
+ * unknown), to run in t->obj; valid until tree_release().
+ */
+const char *tree_unit_command(const struct tree *t, size_t i);
+const char *tree_unit_recipe(const struct tree *t, const char *unit);
 
 /* Kbuild's command line making @unit, as the gcc -E of its source. */
 char *build_cpp_command(const char *cmd, size_t len, const char *unit);

@@ -17,15 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "includes.h"
+#include "includes-cache.h"
 #include "util.h"
 
 struct node {
-	char *path;			/* "src/include/linux/fs.h" */
-	char **incs;			/* '<' or '"', then the name */
-	size_t nr_incs;
+	struct inc_file f;		/* its path and #include lines */
 	size_t *users;			/* the nodes that include this one */
 	size_t nr_users;
 	bool reached;
@@ -50,6 +50,8 @@ struct graph {
 	void *by_name;			/* basename -> struct same_name */
 	const char *prefix;		/* of the nodes the walk adds */
 	size_t root_len;
+	struct inc_cache *cache;
+	size_t nr_read;			/* files read, not in the cache */
 };
 
 /* Kbuild's LINUXINCLUDE for x86, in order. */
@@ -86,19 +88,20 @@ static bool skip_dir(const char *rel)
 	       strcmp(rel, "arch/x86");
 }
 
-static void add_include(struct node *n, char open, const char *name, size_t len)
+static void add_include(struct inc_file *f, char open, const char *name,
+			size_t len)
 {
 	char *inc = xmalloc(len + 2);
 
 	inc[0] = open;
 	memcpy(inc + 1, name, len);
 	inc[len + 1] = '\0';
-	n->incs = xrealloc(n->incs, (n->nr_incs + 1) * sizeof(char *));
-	n->incs[n->nr_incs++] = inc;
+	f->incs = xrealloc(f->incs, (f->nr_incs + 1) * sizeof(char *));
+	f->incs[f->nr_incs++] = inc;
 }
 
 /* "#  include <x>", "#include_next <x>", "#include "x"". */
-static void scan_includes(struct node *n, const char *text)
+static void scan_includes(struct inc_file *f, const char *text)
 {
 	const char *p = text, *end;
 	char close;
@@ -119,8 +122,28 @@ static void scan_includes(struct node *n, const char *text)
 		close = *p == '<' ? '>' : '"';
 		end = strchr(p + 1, close);
 		if (end && !memchr(p + 1, '\n', end - p - 1))
-			add_include(n, *p, p + 1, end - p - 1);
+			add_include(f, *p, p + 1, end - p - 1);
 	}
+}
+
+/* Its #include lines, from the cache if it has not changed since. */
+static int read_includes(struct graph *g, struct inc_file *f,
+			 const char *fpath, const struct stat *sb)
+{
+	char *text;
+	size_t len;
+
+	if (inc_cache_take(g->cache, f, sb))
+		return 0;
+	if (read_file(fpath, 64 << 20, &text, &len))
+		return -1;
+	scan_includes(f, text);
+	free(text);
+	f->ino = sb->st_ino;
+	f->size = sb->st_size;
+	f->mtime = sb->st_mtim;
+	g->nr_read++;
+	return 0;
 }
 
 static int visit(const char *fpath, const struct stat *sb, int type,
@@ -129,10 +152,7 @@ static int visit(const char *fpath, const struct stat *sb, int type,
 	struct graph *g = walking;
 	const char *rel = fpath + g->root_len;
 	struct node *n;
-	char *text;
-	size_t len;
 
-	(void)sb;
 	(void)ftw;
 	if (*rel == '/')
 		rel++;
@@ -141,16 +161,17 @@ static int visit(const char *fpath, const struct stat *sb, int type,
 	if (type != FTW_F || (!str_has_suffix(rel, ".c") &&
 			      !str_has_suffix(rel, ".h")))
 		return FTW_CONTINUE;
-	if (read_file(fpath, 64 << 20, &text, &len))
-		return FTW_CONTINUE;
 	if (!(g->nr & (g->nr - 1)))
 		g->nodes = xrealloc(g->nodes, (g->nr ? 2 * g->nr : 1) *
 				    sizeof(*g->nodes));
-	n = &g->nodes[g->nr++];
+	n = &g->nodes[g->nr];
 	memset(n, 0, sizeof(*n));
-	n->path = xasprintf("%s/%s", g->prefix, rel);
-	scan_includes(n, text);
-	free(text);
+	n->f.path = xasprintf("%s/%s", g->prefix, rel);
+	if (read_includes(g, &n->f, fpath, sb)) {
+		free(n->f.path);
+		return FTW_CONTINUE;
+	}
+	g->nr++;
 	return FTW_CONTINUE;
 }
 
@@ -235,7 +256,7 @@ static void link_by_name(struct graph *g, size_t user, const char *name)
 	same = *found;
 	len = strlen(tail);
 	for (i = 0; i < same->nr; i++) {
-		const char *p = g->nodes[same->ids[i]].path;
+		const char *p = g->nodes[same->ids[i]].f.path;
 		size_t plen = strlen(p);
 
 		if (plen > len && p[plen - len - 1] == '/' &&
@@ -246,7 +267,7 @@ static void link_by_name(struct graph *g, size_t user, const char *name)
 
 static void resolve(struct graph *g, size_t user, const char *inc)
 {
-	const char *from = g->nodes[user].path, *slash = strrchr(from, '/');
+	const char *from = g->nodes[user].f.path, *slash = strrchr(from, '/');
 	char *path;
 	long id = -1;
 	size_t i;
@@ -275,12 +296,12 @@ static void index_nodes(struct graph *g)
 
 	for (i = 0; i < g->nr; i++) {
 		bp = xmalloc(sizeof(*bp));
-		bp->path = g->nodes[i].path;
+		bp->path = g->nodes[i].f.path;
 		bp->id = i;
 		if (*(struct by_path **)tsearch(bp, &g->by_path, compare_key) != bp)
 			free(bp);
 		same = xcalloc(1, sizeof(*same));
-		same->name = strrchr(g->nodes[i].path, '/') + 1;
+		same->name = strrchr(g->nodes[i].f.path, '/') + 1;
 		found = tsearch(same, &g->by_name, compare_key);
 		if (*found != same)
 			free(same);
@@ -289,8 +310,8 @@ static void index_nodes(struct graph *g)
 		same->ids[same->nr++] = i;
 	}
 	for (i = 0; i < g->nr; i++)
-		for (j = 0; j < g->nodes[i].nr_incs; j++)
-			resolve(g, i, g->nodes[i].incs[j]);
+		for (j = 0; j < g->nodes[i].f.nr_incs; j++)
+			resolve(g, i, g->nodes[i].f.incs[j]);
 }
 
 static void reach(struct graph *g, size_t start)
@@ -341,9 +362,9 @@ static void graph_free(struct graph *g)
 	tdestroy(g->by_path, free);
 	tdestroy(g->by_name, free_same_name);
 	for (i = 0; i < g->nr; i++) {
-		free_strv(g->nodes[i].incs, g->nodes[i].nr_incs);
+		free_strv(g->nodes[i].f.incs, g->nodes[i].f.nr_incs);
 		free(g->nodes[i].users);
-		free(g->nodes[i].path);
+		free(g->nodes[i].f.path);
 	}
 	free(g->nodes);
 }
@@ -387,18 +408,49 @@ static long mark_units(struct graph *g, char *const *units, size_t nr_units,
 	return count;
 }
 
-long includes_affected(const char *src, const char *obj, char *const *files,
-		       size_t nr_files, char *const *units, size_t nr_units,
-		       bool *affected, long *per_file)
+/* Every node, its include lines from @cache where the file is unchanged. */
+static int read_tree(struct graph *g, const char *src, const char *obj,
+		     const char *cache, struct includes_stats *stats)
+{
+	struct inc_file **files;
+	struct timespec began;
+	size_t i;
+	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &began);
+	g->cache = inc_cache_load(cache);
+	ret = walk(g, src, NULL, "src") ||
+	      walk(g, obj, "include", "obj") ||
+	      walk(g, obj, "arch/x86/include", "obj");
+	files = xcalloc(g->nr + 1, sizeof(*files));
+	for (i = 0; i < g->nr; i++)
+		files[i] = &g->nodes[i].f;
+	/* A walk cut short would make the cache forget files. */
+	if (ret)
+		inc_cache_drop(g->cache);
+	else if (inc_cache_save(g->cache, files, g->nr, g->nr_read, began))
+		warn("cannot write %s: %s", cache, strerror(errno));
+	free(files);
+	if (stats) {
+		stats->files = g->nr;
+		stats->read = g->nr_read;
+	}
+	return ret ? error_errno("cannot read the tree %s", src) : 0;
+}
+
+long includes_affected(const char *src, const char *obj, const char *cache,
+		       char *const *files, size_t nr_files, char *const *units,
+		       size_t nr_units, bool *affected, long *per_file,
+		       struct includes_stats *stats)
 {
 	struct graph g = { 0 };
 	long count = 0;
 	size_t i;
 
-	if (walk(&g, src, NULL, "src") ||
-	    walk(&g, obj, "include", "obj") ||
-	    walk(&g, obj, "arch/x86/include", "obj"))
-		return error_errno("cannot read the tree %s", src);
+	if (read_tree(&g, src, obj, cache, stats)) {
+		graph_free(&g);
+		return -1;
+	}
 	index_nodes(&g);
 	memset(affected, 0, nr_units * sizeof(bool));
 	for (i = 0; i < nr_files; i++) {

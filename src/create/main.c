@@ -383,7 +383,7 @@ static int list_units(struct work *w)
 		show_log_tail(w->log);
 		return error("preparing the kernel tree from %s failed", w->o->source);
 	}
-	if (tree_units(&w->tree, &units, NULL, NULL)) {
+	if (tree_units(&w->tree, &units)) {
 		show_log_tail(w->log);
 		return error("Kbuild could not list the units of this configuration");
 	}

@@ -58,7 +58,8 @@ static char *generator_command(struct tree *t, const char *s_file)
 }
 
 struct picked {
-	struct strv all, cmds;		/* every unit of the configuration */
+	struct strv all;		/* every unit of the configuration, */
+	size_t nr_units;		/* then the generators */
 	bool *hit;			/* reached by the patch */
 	long *per_file;
 	size_t reached;			/* units hit */
@@ -73,12 +74,16 @@ struct picked {
 static int reach_units(struct work *w, const struct strv *changed,
 		       struct picked *pk)
 {
+	struct includes_stats st;
+	char *cache;
 	size_t i;
+	long n;
 
-	if (tree_units(&w->tree, &pk->all, &pk->cmds, NULL)) {
+	if (tree_units(&w->tree, &pk->all)) {
 		show_log_tail(w->log);
 		return error("Kbuild could not list the units of this configuration");
 	}
+	pk->nr_units = pk->all.nr;
 	for (i = 0; i < ARRAY_SIZE(generators); i++) {
 		char *o = xstrdup(generators[i]);
 
@@ -87,9 +92,15 @@ static int reach_units(struct work *w, const struct strv *changed,
 	}
 	pk->hit = xcalloc(pk->all.nr, sizeof(bool));
 	pk->per_file = xcalloc(changed->nr + 1, sizeof(long));
-	if (includes_affected(w->tree.src, w->tree.obj, changed->v, changed->nr,
-			      pk->all.v, pk->all.nr, pk->hit, pk->per_file) < 0)
+	cache = path_join(w->tree.dir, "includes");
+	n = includes_affected(w->tree.src, w->tree.obj, cache, changed->v,
+			      changed->nr, pk->all.v, pk->all.nr, pk->hit,
+			      pk->per_file, &st);
+	free(cache);
+	if (n < 0)
 		return -1;
+	fprintf(stderr, "  include graph: %zu files, %zu read (the others unchanged since the last create)\n",
+		st.files, st.read);
 	for (i = 0; i < changed->nr; i++) {
 		if (pk->per_file[i])
 			continue;
@@ -121,8 +132,11 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 
 	why = xcalloc(nr + 1, sizeof(char *));
 	for (i = 0; i < nr; i++) {
-		cmds[i] = idx[i] < pk->cmds.nr ? xstrdup(pk->cmds.v[idx[i]]) :
-			  generator_command(&w->tree, generators[idx[i] - pk->cmds.nr]);
+		const char *cmd = tree_unit_command(&w->tree, idx[i]);
+
+		cmds[i] = idx[i] >= pk->nr_units ?
+			  generator_command(&w->tree, generators[idx[i] - pk->nr_units]) :
+			  cmd ? xstrdup(cmd) : NULL;
 		if (!cmds[i] || !*cmds[i]) {
 			free(cmds[i]);
 			cmds[i] = xstrdup("exit 1");	/* kept: compiled */
@@ -138,7 +152,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 	for (i = nr - nr_gen; !ret && i < nr; i++) {
 		if (differs[i])
 			fprintf(stderr, "  %s: %s; what Kbuild generates from it may change: every including unit is compiled\n",
-				generators[idx[i] - pk->cmds.nr], why[i]);
+				generators[idx[i] - pk->nr_units], why[i]);
 		all |= differs[i];
 	}
 	w->regenerates = all;
@@ -285,7 +299,6 @@ int units_pick(struct work *w)
 		ret = pick_from(w, &changed, &pk);
 	strv_free(&changed);
 	strv_free(&pk.all);
-	strv_free(&pk.cmds);
 	free(pk.hit);
 	free(pk.per_file);
 	if (!ret && pk.over_reach)

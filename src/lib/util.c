@@ -198,7 +198,11 @@ int mkdir_p(const char *path)
 
 void strv_add(struct strv *sv, char *s)
 {
-	sv->v = xrealloc(sv->v, (sv->nr + 2) * sizeof(char *));
+	/* Doubling: Kbuild's list of ~6,000 units grows one at a time. */
+	if (!sv->v || sv->nr + 2 > sv->cap) {
+		sv->cap = sv->nr + 2 < 8 ? 8 : 2 * (sv->nr + 2);
+		sv->v = xrealloc(sv->v, sv->cap * sizeof(char *));
+	}
 	sv->v[sv->nr++] = s;
 	sv->v[sv->nr] = NULL;
 }
@@ -239,6 +243,7 @@ void strv_free(struct strv *sv)
 	free_strv(sv->v, sv->nr);
 	sv->v = NULL;
 	sv->nr = 0;
+	sv->cap = 0;
 }
 
 bool str_has_prefix(const char *s, const char *prefix)
@@ -266,8 +271,15 @@ char *str_rstrip(char *s)
 static int read_fd(int fd, size_t max, char **data, size_t *len)
 {
 	size_t size = 4096, n = 0;
-	char *buf = xmalloc(size + 1);
+	struct stat st;
 	ssize_t r;
+	char *buf;
+
+	/* A hint only: a regular file's size, to read it without copying. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (size_t)st.st_size <= max)
+		size = st.st_size + 1;
+	buf = xmalloc(size + 1);
 
 	for (;;) {
 		if (n == size) {

@@ -56,6 +56,7 @@ int mkdir_p(const char *path);
 struct strv {
 	char **v;
 	size_t nr;
+	size_t cap;			/* slots of @v; 0: unknown */
 };
 
 void strv_add(struct strv *sv, char *s);	/* takes @s */
