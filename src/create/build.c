@@ -408,15 +408,15 @@ static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
 		close(fd);
 }
 
+static int load_units(struct tree *t);
+
 /* Kbuild's recipe for each of @units, "" where the dry run has none. */
 static char **unit_recipes(struct tree *t, char *const *units, size_t nr)
 {
 	char **out = xcalloc(nr + 1, sizeof(char *));
-	struct strv all;
 	size_t i;
 
-	if (!tree_units(t, &all))
-		strv_free(&all);
+	load_units(t);
 	for (i = 0; i < nr; i++)
 		out[i] = xstrdup(tree_unit_recipe(t, units[i]));
 	return out;
@@ -593,7 +593,7 @@ static struct unit_list *read_commands(const char *path)
 	for (p = l->text; p < end; p = eol + 1) {
 		eol = memchr(p, '\n', end - p);
 		if (!eol)
-			break;
+			eol = end;	/* its NUL */
 		tab = memchr(p, '\t', eol - p);
 		tab2 = tab ? memchr(tab + 1, '\t', eol - tab - 1) : NULL;
 		if (!tab2)
@@ -639,18 +639,26 @@ static int dry_run(struct tree *t, const char *list)
 	return ret;
 }
 
-int tree_units(struct tree *t, struct strv *units)
+static int load_units(struct tree *t)
 {
-	char *list = path_join(t->dir, "unit-recipes");
-	size_t i;
+	char *list;
 
-	memset(units, 0, sizeof(*units));
-	if (!t->units)
-		t->units = read_commands(list);
+	if (t->units)
+		return 0;
+	list = path_join(t->dir, "unit-recipes");
+	t->units = read_commands(list);
 	if (!t->units && !dry_run(t, list))
 		t->units = read_commands(list);
 	free(list);
-	if (!t->units)
+	return t->units ? 0 : -1;
+}
+
+int tree_units(struct tree *t, struct strv *units)
+{
+	size_t i;
+
+	memset(units, 0, sizeof(*units));
+	if (load_units(t))
 		return -1;
 	for (i = 0; i < t->units->nr; i++)
 		strv_add(units, xstrdup(t->units->unit[i]));

@@ -61,8 +61,9 @@ int tree_compile(struct tree *t, char *const *units, size_t nr,
  */
 int tree_units(struct tree *t, struct strv *units);
 /*
- * Unit @i of tree_units()' list: its gcc -E and Kbuild's recipe ("" if
- * unknown), to run in t->obj; valid until tree_release().
+ * The gcc -E of unit @i of tree_units()' list (NULL past its end), and
+ * Kbuild's recipe for @unit ("" if unknown), to run in t->obj; valid
+ * until tree_release().
  */
 const char *tree_unit_command(const struct tree *t, size_t i);
 const char *tree_unit_recipe(const struct tree *t, const char *unit);

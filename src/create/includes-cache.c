@@ -7,7 +7,7 @@
  * modified within two seconds of a walk is not kept: edited again in
  * the same timestamp tick, it would look unchanged.
  *
- * The file: a line "ksplice-includes 1", then per tree file a line
+ * The file: a line MAGIC, then per tree file a line
  * "INO SIZE SEC NSEC NR PATH" followed by its NR include lines.
  */
 #include <errno.h>
@@ -19,7 +19,8 @@
 #include "includes-cache.h"
 #include "util.h"
 
-#define MAGIC "ksplice-includes 1\n"
+/* The format, and how includes.c's scan_includes() reads a line. */
+#define MAGIC "ksplice-includes 1 scan 1\n"
 
 struct inc_cache {
 	char *path;
@@ -85,11 +86,12 @@ static int parse_entry(char *line, char **p, struct inc_file *f)
 
 static int parse(struct inc_cache *c, char *text)
 {
-	char *p = text + strlen(MAGIC), *line;
+	char *p, *line;
 	size_t cap = 0;
 
 	if (strncmp(text, MAGIC, strlen(MAGIC)))
 		return -1;
+	p = text + strlen(MAGIC);
 	while ((line = next_line(&p))) {
 		if (c->nr == cap) {
 			cap = cap ? 2 * cap : 1024;
@@ -101,7 +103,8 @@ static int parse(struct inc_cache *c, char *text)
 	}
 	if (*p)
 		return -1;
-	qsort(c->files, c->nr, sizeof(*c->files), compare_path);
+	if (c->nr)
+		qsort(c->files, c->nr, sizeof(*c->files), compare_path);
 	c->taken = xcalloc(c->nr + 1, sizeof(bool));
 	return 0;
 }
@@ -131,8 +134,9 @@ struct inc_cache *inc_cache_load(const char *path)
 bool inc_cache_take(struct inc_cache *c, struct inc_file *f,
 		    const struct stat *st)
 {
-	struct inc_file *e = bsearch(f, c->files, c->nr, sizeof(*c->files),
-				     compare_path);
+	struct inc_file *e = c->nr ? bsearch(f, c->files, c->nr,
+					     sizeof(*c->files), compare_path) :
+				     NULL;
 
 	if (!e || c->taken[e - c->files] || e->ino != st->st_ino ||
 	    e->size != (unsigned long long)st->st_size ||

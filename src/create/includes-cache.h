@@ -2,7 +2,11 @@
 /*
  * The #include lines of a tree's files as the last create read them, kept
  * beside the prepared tree: a later create reads again only the files
- * that changed since (another inode, size or modification time).
+ * that changed since (another inode, size or modification time).  Not
+ * seen: a file rewritten in place to the same size with its old time put
+ * back (touch -r, cp -p onto it); the status change time cannot tell,
+ * every create's hard-link copy of the tree changes it.  MAGIC in
+ * includes-cache.c changes with the way lines are read.
  */
 #ifndef KSPLICE_INCLUDES_CACHE_H
 #define KSPLICE_INCLUDES_CACHE_H

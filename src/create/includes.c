@@ -422,20 +422,23 @@ static int read_tree(struct graph *g, const char *src, const char *obj,
 	ret = walk(g, src, NULL, "src") ||
 	      walk(g, obj, "include", "obj") ||
 	      walk(g, obj, "arch/x86/include", "obj");
+	if (ret) {
+		ret = errno;
+		inc_cache_drop(g->cache);
+		errno = ret;
+		return error_errno("cannot read the tree %s", src);
+	}
 	files = xcalloc(g->nr + 1, sizeof(*files));
 	for (i = 0; i < g->nr; i++)
 		files[i] = &g->nodes[i].f;
-	/* A walk cut short would make the cache forget files. */
-	if (ret)
-		inc_cache_drop(g->cache);
-	else if (inc_cache_save(g->cache, files, g->nr, g->nr_read, began))
+	if (inc_cache_save(g->cache, files, g->nr, g->nr_read, began))
 		warn("cannot write %s: %s", cache, strerror(errno));
 	free(files);
 	if (stats) {
 		stats->files = g->nr;
 		stats->read = g->nr_read;
 	}
-	return ret ? error_errno("cannot read the tree %s", src) : 0;
+	return 0;
 }
 
 long includes_affected(const char *src, const char *obj, const char *cache,
