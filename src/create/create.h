@@ -51,6 +51,7 @@ struct work {
 	struct tree tree;
 	struct patch_files files;
 	struct strv units;		/* fs/proc/cmdline.o */
+	struct strv probes;		/* includers kept for distinct reasons */
 	bool regenerates;		/* what `prepare` makes from C may change */
 	size_t data_changes;		/* existing variables the patch changes */
 	size_t hook_errors;		/* units whose hooks are not usable */

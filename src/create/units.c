@@ -114,6 +114,37 @@ static int reach_units(struct work *w, const struct strv *changed,
 	return 0;
 }
 
+/* No more includers than this compiled to look for a changed layout. */
+#define MAX_PROBES 4
+
+/*
+ * An includer whose code changes through a name no includer before it
+ * gave as the reason ("nft_expr uses nft_expr_ops, which changed"): its
+ * code uses what the patch changed in its own way, and a structure it
+ * uses may have changed its layout where the patch's own units do not
+ * use that structure (probe_layouts).
+ */
+static void add_probe(struct work *w, const char *unit, const char *reason,
+		      char **why, size_t i)
+{
+	const char *name = strstr(reason, " uses "), *end;
+	size_t j;
+
+	if (!name || w->probes.nr >= MAX_PROBES)
+		return;
+	name += strlen(" uses ");
+	end = strchr(name, ',');
+	if (!end)
+		return;
+	for (j = 0; j < i; j++) {
+		const char *o = why[j] ? strstr(why[j], " uses ") : NULL;
+
+		if (o && !strncmp(o + strlen(" uses "), name, end - name + 1))
+			return;
+	}
+	strv_add(&w->probes, xstrdup(unit));
+}
+
 /*
  * The preprocessing filter on the units that only include what changed:
  * @keep[i] if unit @idx[i] can compile differently.  Off (all kept) when
@@ -161,6 +192,8 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 		kept += keep[i];
 		if (keep[i] && shown++ < 20)
 			fprintf(stderr, "  %s: %s\n", pk->all.v[idx[i]], why[i]);
+		if (differs[i])
+			add_probe(w, pk->all.v[idx[i]], why[i], why, i);
 	}
 	if (!ret)
 		fprintf(stderr, "  preprocessed %zu units before and after the patch in %.1f s: %zu can compile differently\n",
@@ -238,23 +271,27 @@ static int check_layouts(struct work *w)
 /*
  * Too many units to compile, most often because a structure in a header
  * changed: compiling the first two (those whose source the patch changes
- * come first; no more than --max-units) tells, and then that is the
- * reason to give.
+ * come first) and the includers kept for distinct reasons, no more than
+ * --max-units, tells, and then that is the reason to give.
  */
 static int probe_layouts(struct work *w)
 {
-	struct strv all = w->units;
-	size_t nr = all.nr < 2 ? all.nr : 2;
+	struct strv all = w->units, some = { 0 };
+	size_t i, nr = all.nr < 2 ? all.nr : 2;
 	int ret;
 
-	if (nr > w->o->max_units)
-		nr = w->o->max_units;
+	for (i = 0; i < nr + w->probes.nr; i++) {
+		const char *u = i < nr ? all.v[i] : w->probes.v[i - nr];
 
+		if (some.nr < w->o->max_units && !strv_has(&some, u))
+			strv_add(&some, xstrdup(u));
+	}
 	fprintf(stderr, "  %zu units: compiling %zu of them to compare structure layouts first\n",
-		all.nr, nr);
-	w->units.nr = nr;
+		all.nr, some.nr);
+	w->units = some;
 	ret = units_compile(w) ? 0 : check_layouts(w);
 	w->units = all;
+	strv_free(&some);
 	return ret;
 }
 
