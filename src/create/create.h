@@ -72,6 +72,7 @@ int units_compile(struct work *w);
 int units_diff(struct work *w);
 
 /* preprocess.c */
+#define CPP_FAILED_PRE "does not preprocess without the patch"
 int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 		       const char *post, const char *obj, bool *differs,
 		       char **why);

@@ -120,7 +120,7 @@ static void compare(struct run *r, size_t unit)
 	r->compared++;
 	if (t[0].failed || t[1].failed) {
 		r->differs[unit] = true;
-		r->why[unit] = xstrdup(t[0].failed ? "does not preprocess without the patch" :
+		r->why[unit] = xstrdup(t[0].failed ? CPP_FAILED_PRE :
 				       "does not preprocess with the patch");
 	} else {
 		cpp_compare(t[0].buf, t[0].len, t[1].buf, t[1].len, &v);

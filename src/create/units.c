@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "create.h"
 #include "includes.h"
@@ -146,6 +147,67 @@ static void add_probe(struct work *w, const char *unit, const char *reason,
 }
 
 /*
+ * Units of @idx that do not preprocess in the prepared tree, most often
+ * because Kbuild generates a header they include only on the way to their
+ * objects (selinux's flask.h, ksmbd's .asn1.h): making their objects once
+ * there makes those headers, and they are compared again.  Otherwise
+ * whether they are compiled would depend on what earlier creates in the
+ * tree happened to compile.
+ */
+static int retry_unprepared(struct work *w, struct picked *pk, size_t *idx,
+			    char **cmds, size_t nr, const char *post,
+			    bool *differs, char **why)
+{
+	size_t *at = xcalloc(nr + 1, sizeof(size_t)), i, n = 0;
+	char **units, **dests, **sub_cmds, **sub_why;
+	bool *failed, *sub_differs;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++)
+		if (idx[i] < pk->nr_units && why[i] && !strcmp(why[i], CPP_FAILED_PRE))
+			at[n++] = i;
+	if (!n) {
+		free(at);
+		return 0;
+	}
+	fprintf(stderr, "  %zu units do not preprocess in the prepared tree: making their objects there once (Kbuild generates some headers only for them)\n",
+		n);
+	units = xcalloc(n + 1, sizeof(char *));
+	dests = xcalloc(n + 1, sizeof(char *));
+	sub_cmds = xcalloc(n + 1, sizeof(char *));
+	sub_why = xcalloc(n + 1, sizeof(char *));
+	failed = xcalloc(n + 1, sizeof(bool));
+	sub_differs = xcalloc(n + 1, sizeof(bool));
+	for (i = 0; i < n; i++) {
+		units[i] = pk->all.v[idx[at[i]]];
+		dests[i] = xasprintf("%s/made-%zu.o", w->dir, i);
+		sub_cmds[i] = cmds[at[i]];
+	}
+	/* A unit that does not compile either stays kept: compiling says why. */
+	tree_compile(&w->tree, units, n, dests, failed, true);
+	ret = preprocess_compare(sub_cmds, n, w->tree.src, post, w->tree.obj,
+				 sub_differs, sub_why);
+	for (i = 0; i < n; i++) {
+		unlink(dests[i]);
+		if (ret) {
+			free(sub_why[i]);
+			continue;
+		}
+		free(why[at[i]]);
+		why[at[i]] = sub_why[i];
+		differs[at[i]] = sub_differs[i];
+	}
+	free_strv(dests, n);
+	free(units);
+	free(sub_cmds);
+	free(sub_why);
+	free(failed);
+	free(sub_differs);
+	free(at);
+	return ret;
+}
+
+/*
  * The preprocessing filter on the units that only include what changed:
  * @keep[i] if unit @idx[i] can compile differently.  Off (all kept) when
  * the patch may change what Kbuild generates from C for every unit.
@@ -178,6 +240,8 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 	ret = post ? preprocess_compare(cmds, nr, w->tree.src, post, w->tree.obj,
 					differs, why) :
 		     error("the patch %s does not apply to %s", w->o->patch, w->o->source);
+	if (!ret)
+		ret = retry_unprepared(w, pk, idx, cmds, nr, post, differs, why);
 	tree_post_remove(&w->tree, post);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = nr - nr_gen; !ret && i < nr; i++) {
