@@ -144,9 +144,19 @@ static void declare_tags(struct names *n, struct side *sd, size_t s, size_t e)
 	}
 }
 
+/* Is @t[i] the tag right after struct, union or enum? */
+static bool after_tag_word(const struct tok *t, size_t s, size_t i)
+{
+	return i > s && (is_word(&t[i - 1], "struct") || is_word(&t[i - 1], "union") ||
+			 is_word(&t[i - 1], "enum"));
+}
+
 /*
  * The names of [s, e) outside braces, brackets and parameter lists: a
- * declaration's declarators, and what their types name.
+ * declaration's declarators, and what their types name -- but not a tag
+ * after struct, union or enum: only its definition, with braces
+ * (declare_tags), says what it is, and the prototype struct mm_struct
+ * *proc_mem_open(...) does not change every user of mm_struct.
  */
 static void declare_outer(struct names *n, struct side *sd, size_t s, size_t e)
 {
@@ -176,7 +186,7 @@ static void declare_outer(struct names *n, struct side *sd, size_t s, size_t e)
 			if (paren == skip)
 				skip = -1;
 			paren--;
-		} else if (skip < 0 && is_name(n, &t[i])) {
+		} else if (skip < 0 && is_name(n, &t[i]) && !after_tag_word(t, s, i)) {
 			add_decl(sd, t[i].id);
 		}
 	}

@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 32
+plan 36
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -179,3 +179,21 @@ check differs "  and a pointer typedef is no plain alias (const str_t is char *c
 check differs "  and a typedef in a block may hide the file's: that chunk is read as written" \
 	"$(ops 'const u8 *buf'; echo 'int loc(void) { typedef int u8; u8 x = 300; return x; }')" \
 	"$(ops 'const u8 *buf'; echo 'int loc(void) { typedef int u8; unsigned char x = 300; return x; }')"
+
+# A prototype that names a struct (its return type, a parameter's) declares
+# the function, not the struct: only the struct's definition says what it is.
+mem() { printf '%s\n' 'struct mm { int users; };' \
+	"struct mm *mem_open(struct inode *inode, unsigned int $1);" \
+	'typedef struct mm mm_t;' "$2"; }
+check same "a prototype returning struct mm * changes (a parameter renamed): a unit that only uses struct mm" \
+	"$(mem mode 'int f(struct mm *m) { return m->users; }')" \
+	"$(mem flags 'int f(struct mm *m) { return m->users; }')"
+check differs "  one that calls the prototype" \
+	"$(mem mode 'int f(void) { return mem_open(0, 1)->users; }')" \
+	"$(mem flags 'int f(void) { return mem_open(0, 1)->users; }')"
+check differs "  one that uses struct mm, whose definition changed" \
+	"$(mem mode 'int f(struct mm *m) { return m->users; }')" \
+	"$(mem mode 'int f(struct mm *m) { return m->users; }' | sed 's/int users;/long users;/')"
+check differs "  one that uses a typedef of it, which changed" \
+	"$(mem mode 'int f(mm_t *m) { return m->users; }')" \
+	"$(mem mode 'int f(mm_t *m) { return m->users; }' | sed 's/typedef struct mm mm_t/typedef struct mm2 mm_t/')"
