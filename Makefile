@@ -39,7 +39,7 @@ src/lib/libksplice.a: $(LIB_OBJS)
 
 bin/ksplice-create: $(CREATE_OBJS) src/lib/libksplice.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldw -lelf -lcapstone -larchive -lcrypto
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -ldw -lelf -lcapstone -larchive -lcrypto -lz
 
 bin/ksplice-apply: src/ksplice-apply.o src/lib/libksplice.a
 	@mkdir -p bin

@@ -74,8 +74,8 @@ int units_diff(struct work *w);
 /* preprocess.c */
 #define CPP_FAILED_PRE "does not preprocess without the patch"
 int preprocess_compare(char *const *cmds, size_t nr, const char *src,
-		       const char *post, const char *obj, bool *differs,
-		       char **why);
+		       const char *post, const char *obj, const char *cache,
+		       bool *differs, char **why, size_t *cached);
 
 /* package.c */
 int package_build(struct work *w, const char *data);

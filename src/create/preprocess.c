@@ -26,6 +26,7 @@
 
 #include "cppdiff.h"
 #include "create.h"
+#include "preprocess-cache.h"
 
 struct text {
 	char *buf;
@@ -51,6 +52,8 @@ struct run {
 	bool *differs;
 	char **why;
 	size_t compared;
+	struct cpp_cache *cache;	/* of the pre side's texts, or NULL */
+	size_t cached;			/* texts taken from it */
 };
 
 /* @cmd with every "<src>/" made "<post>/". */
@@ -145,9 +148,25 @@ static void finish(struct run *r, size_t j)
 	    WEXITSTATUS(status))
 		t->failed = true;
 	t->done = true;
+	if (!job->side && !t->failed && r->cache)
+		cpp_cache_store(r->cache, r->cmds[job->unit], t->buf, t->len);
 	unit = job->unit;
 	*job = r->jobs[--r->nr_jobs];
 	compare(r, unit);
+}
+
+/* The pre side of @unit from the cache, if it holds it. */
+static bool from_cache(struct run *r, size_t unit)
+{
+	struct text *t = &r->texts[unit][0];
+
+	if (!r->cache || cpp_cache_load(r->cache, r->cmds[unit], &t->buf, &t->len))
+		return false;
+	t->cap = t->len + 1;
+	t->done = true;
+	r->cached++;
+	compare(r, unit);
+	return true;
 }
 
 /* Reads what the running jobs wrote; finishes those at EOF. */
@@ -184,14 +203,17 @@ static int pump(struct run *r)
 
 /*
  * Preprocesses each of @nr commands (run in @obj) in @src and in @post;
- * @differs[i] and @why[i] (malloc'ed) say what cppdiff.c found.
+ * @differs[i] and @why[i] (malloc'ed) say what cppdiff.c found.  The
+ * texts in @src are taken from and kept in the directory @cache, if set
+ * (*@cached: how many were taken).
  */
 int preprocess_compare(char *const *cmds, size_t nr, const char *src,
-		       const char *post, const char *obj, bool *differs,
-		       char **why)
+		       const char *post, const char *obj, const char *cache,
+		       bool *differs, char **why, size_t *cached)
 {
 	struct run r = { .cmds = cmds, .src = src, .post = post, .obj = obj,
-			 .nr = nr, .differs = differs, .why = why };
+			 .nr = nr, .differs = differs, .why = why,
+			 .cache = cache ? cpp_cache_open(cache, obj, time(NULL) - 2) : NULL };
 	size_t i;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret = 0;
@@ -201,12 +223,16 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 	r.jobs = xcalloc(r.max_jobs, sizeof(*r.jobs));
 	while (!ret && r.compared < nr) {
 		while (!ret && r.nr_jobs < r.max_jobs && r.next < 2 * nr) {
-			ret = start(&r, r.next / 2, r.next % 2);
+			if (r.next % 2 || !from_cache(&r, r.next / 2))
+				ret = start(&r, r.next / 2, r.next % 2);
 			r.next++;
 		}
-		if (!ret)
+		if (!ret && r.nr_jobs)
 			ret = pump(&r);
 	}
+	if (cached)
+		*cached = r.cached;
+	cpp_cache_close(r.cache);
 	while (r.nr_jobs) {
 		kill(r.jobs[0].pid, SIGTERM);
 		finish(&r, 0);

@@ -156,7 +156,7 @@ static void add_probe(struct work *w, const char *unit, const char *reason,
  */
 static int retry_unprepared(struct work *w, struct picked *pk, size_t *idx,
 			    char **cmds, size_t nr, const char *post,
-			    bool *differs, char **why)
+			    const char *cache, bool *differs, char **why)
 {
 	size_t *at = xcalloc(nr + 1, sizeof(size_t)), i, n = 0;
 	char **units, **dests, **sub_cmds, **sub_why;
@@ -186,7 +186,7 @@ static int retry_unprepared(struct work *w, struct picked *pk, size_t *idx,
 	/* A unit that does not compile either stays kept: compiling says why. */
 	tree_compile(&w->tree, units, n, dests, failed, true);
 	ret = preprocess_compare(sub_cmds, n, w->tree.src, post, w->tree.obj,
-				 sub_differs, sub_why);
+				 cache, sub_differs, sub_why, NULL);
 	for (i = 0; i < n; i++) {
 		unlink(dests[i]);
 		if (ret) {
@@ -216,9 +216,10 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 			    size_t nr, size_t nr_gen, bool *keep)
 {
 	char **cmds = xcalloc(nr + 1, sizeof(char *)), **why;
+	char *cache = path_join(w->tree.dir, "cpp");
 	bool *differs = xcalloc(nr + 1, sizeof(bool));
 	struct timespec t0, t1;
-	size_t i, kept = 0, shown = 0;
+	size_t i, kept = 0, shown = 0, cached = 0;
 	bool all = false;
 	char *post;
 	int ret;
@@ -235,13 +236,18 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 			cmds[i] = xstrdup("exit 1");	/* kept: compiled */
 		}
 	}
+	if (mkdir_p(cache)) {
+		warn("cannot keep preprocessed text in %s", cache);
+		free(cache);
+		cache = NULL;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	post = tree_post_copy(&w->tree, w->o->patch);
 	ret = post ? preprocess_compare(cmds, nr, w->tree.src, post, w->tree.obj,
-					differs, why) :
+					cache, differs, why, &cached) :
 		     error("the patch %s does not apply to %s", w->o->patch, w->o->source);
 	if (!ret)
-		ret = retry_unprepared(w, pk, idx, cmds, nr, post, differs, why);
+		ret = retry_unprepared(w, pk, idx, cmds, nr, post, cache, differs, why);
 	tree_post_remove(&w->tree, post);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (i = nr - nr_gen; !ret && i < nr; i++) {
@@ -260,9 +266,10 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 			add_probe(w, pk->all.v[idx[i]], why[i], why, i);
 	}
 	if (!ret)
-		fprintf(stderr, "  preprocessed %zu units before and after the patch in %.1f s: %zu can compile differently\n",
+		fprintf(stderr, "  preprocessed %zu units before and after the patch in %.1f s (%zu before it kept from an earlier create): %zu can compile differently\n",
 			nr, (double)(t1.tv_sec - t0.tv_sec) +
-			    (t1.tv_nsec - t0.tv_nsec) / 1e9, kept);
+			    (t1.tv_nsec - t0.tv_nsec) / 1e9, cached, kept);
+	free(cache);
 	free_strv(cmds, nr);
 	free_strv(why, nr);
 	free(differs);

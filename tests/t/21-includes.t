@@ -9,14 +9,10 @@
 # it was modified just before the run that read it; a damaged cache is
 # read as none.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/driver.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-top=$KSPLICE_TOP
-gcc -O2 -D_GNU_SOURCE -I"$top/include" -I"$top/src/lib" -I"$top/src/create" \
-	-o "$tmp/affected" "$top/tests/unit/includes-affected.c" \
-	"$top/src/create/includes.o" "$top/src/create/includes-cache.o" \
-	"$top/src/lib/libksplice.a" ||
-	bail "cannot build the test driver"
+build_driver includes-affected src/create/includes.o src/create/includes-cache.o
 
 plan 24
 s=$tmp/src o=$tmp/obj
@@ -48,7 +44,7 @@ printf '%s\n' drivers/w/w.o drivers/x/x.o drivers/y/y.o fs/q/q.o fs/r/r.o driver
 # expects) must show in the result, not vanish in the pipeline.
 aff() {
 	(set -o pipefail
-	"$tmp/affected" "$s" "$o" "$tmp/units" "$@" | tr '\n' ' ' | sed 's/ $//') ||
+	"$tmp/includes-affected" "$s" "$o" "$tmp/units" "$@" | tr '\n' ' ' | sed 's/ $//') ||
 		echo "(the driver failed: status $?)"
 }
 is "$(aff include/linux/a.h)" "drivers/x/x.o" "a header reaches the unit that includes it through another header"
@@ -69,7 +65,7 @@ is "$(aff Documentation/none.h)" "" "a file nothing includes reaches nothing"
 C=$tmp/includes.cache
 cached() {
 	(set -o pipefail
-	INCLUDES_CACHE=$C "$tmp/affected" "$s" "$o" "$tmp/units" "$@" 2>"$tmp/stats" |
+	INCLUDES_CACHE=$C "$tmp/includes-affected" "$s" "$o" "$tmp/units" "$@" 2>"$tmp/stats" |
 		tr '\n' ' ' | sed 's/ $//') || echo "(the driver failed: status $?)"
 }
 find "$s" "$o" -type f -exec touch -d '1 hour ago' {} +

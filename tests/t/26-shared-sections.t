@@ -9,17 +9,15 @@
 # as changed), applies, and clock_nanosleep() shows the new code until
 # undo.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/driver.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 top=$KSPLICE_TOP
 
 plan 15
-gcc -O2 -D_GNU_SOURCE -I"$top/include" -I"$top/src/lib" -iquote "$top/src/create" \
-	-o "$tmp/shared-relocs" "$top/tests/unit/shared-relocs.c" \
-	"$top/src/create/shared.o" "$top/src/create/arch_x86.o" \
-	"$top/src/create/elf.o" "$top/src/lib/libksplice.a" -lelf -lcapstone ||
-	bail "cannot build the test driver"
+build_driver shared-relocs src/create/shared.o src/create/arch_x86.o src/create/elf.o \
+	-lelf -lcapstone
 cat >"$tmp/s.c" <<'C'
 #define __sched __attribute__((section(".sched.text")))
 int counter;

@@ -6,12 +6,13 @@
 # distinct name the preprocessing filter gave as its reason.  Here
 # loadavg.c (the patch's own unit) and task_mmu.c (first of the includers:
 # PROC_NUMBUF changed) do not use struct pde_opener, which the patch
-# changes; inode.c ("proc_init_kmemcache uses pde_opener") does.
+# changes; inode.c ("proc_init_kmemcache uses pde_opener") does.  The
+# second create takes the includers' text before the patch from the first.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-plan 9
+plan 10
 
 create() {	# PATCH MAX_UNITS: the create's messages; sets rc
 	msg=$(ksplice-create --build "$KSPLICE_BUILD" --id lp --max-units "$2" \
@@ -38,3 +39,5 @@ like "$msg" 'the patch reaches 3 units whose code can change, more than --max-un
 unlike "$msg" 'changes the layout' "  no layout change found"
 like "$msg" '3 units: compiling 2 of them to compare structure layouts first' \
 	"  after compiling loadavg.o and task_mmu.o (base.o's reason is the same as task_mmu.o's)"
+like "$msg" 'preprocessed 23 units before and after the patch in [0-9.]+ s \(23 before it kept from an earlier create\)' \
+	"  the includers' text before the patch kept from the first create (src/create/preprocess-cache.c)"

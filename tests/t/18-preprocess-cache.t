@@ -1,0 +1,73 @@
+#!/bin/bash
+# The preprocessed text kept between creates (src/create/preprocess-cache.c):
+# a text is used again for the same command while every file its line
+# markers name has the same contents -- also when a file was written again
+# with them (each create patches the prepared tree and takes the patch out)
+# and not when one changed with its size and time kept.  Files modified just
+# before the run that would keep a text keep it from being kept; a damaged
+# entry is no entry.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$KSPLICE_TOP/tests/lib/driver.sh"
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+build_driver preprocess-cache src/create/preprocess-cache.o -lz -lcrypto
+
+plan 14
+d=$tmp/cache o=$tmp/obj
+mkdir -p "$d" "$o/include" "$tmp/src"
+echo 'int a;' >"$o/include/a.h"
+echo 'int b;' >"$tmp/src/b.h"
+echo 'int f(void) { return 0; }' >"$tmp/src/u.c"
+old=$(($(date +%s) - 100))
+touch -d "@$old" "$o/include/a.h" "$tmp/src/b.h" "$tmp/src/u.c"
+cat >"$tmp/text" <<TEXT
+# 0 "$tmp/src/u.c"
+# 0 "$o//"
+# 0 "<built-in>"
+# 1 "./include/a.h" 1
+int a;
+# 1 "$tmp/src/b.h" 1
+int b;
+# 2 "$tmp/src/u.c" 2
+int f(void) { return 0; }
+TEXT
+store() { "$tmp/preprocess-cache" store "$d" "$o" "${1:-gcc -E u.c}" "$tmp/text" "$(($(date +%s) - 2))"; }
+load() { "$tmp/preprocess-cache" load "$d" "$o" "${1:-gcc -E u.c}"; }
+
+store
+is "$(load)" "$(cat "$tmp/text")" "a text kept is the same text"
+is "$(load 'gcc -E -DX u.c')" miss "  not for another command"
+is "$(ls "$d" | wc -l)" 1 "  one entry (the working directory and <built-in> are no files)"
+
+echo 'int a;' >"$o/include/a.h.new" && mv "$o/include/a.h.new" "$o/include/a.h"
+is "$(load)" "$(cat "$tmp/text")" "a file written again with the same contents (new inode and time): used"
+echo 'int A;' >"$o/include/a.h"
+touch -d "@$old" "$o/include/a.h"
+is "$(load)" miss "a file changed with its size and time kept: not used"
+echo 'int a;' >"$o/include/a.h"
+is "$(load)" "$(cat "$tmp/text")" "  (positive) and used again with the contents back"
+echo 'int b; /* more */' >"$tmp/src/b.h"
+is "$(load)" miss "an absolute path's file changed: not used"
+echo 'int b;' >"$tmp/src/b.h"
+touch -d "@$old" "$tmp/src/b.h"
+is "$(load)" "$(cat "$tmp/text")" "  (positive) and used with it back"
+mv "$tmp/src/b.h" "$tmp/src/b.h.gone"
+is "$(load)" miss "a file gone: not used"
+mv "$tmp/src/b.h.gone" "$tmp/src/b.h"
+
+rm -f "$d"/*
+touch -d "@$old" "$o/include/a.h"
+touch "$tmp/src/b.h"
+store
+is "$(ls "$d" | wc -l)" 0 "a file modified just before: the text is not kept"
+touch -d "@$old" "$tmp/src/b.h"
+store
+is "$(ls "$d" | wc -l)" 1 "  (positive) and kept once it is older"
+
+f=$(ls "$d"/*.gz) || bail "no entry kept"
+head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"
+is "$(load)" miss "an entry cut short: not used"
+store
+is "$(load)" "$(cat "$tmp/text")" "  (positive) kept again"
+printf 'not gzip' >"$f"
+is "$(load)" miss "an entry that is not gzip: not used"

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test driver of src/create/preprocess-cache.c:
+ *   preprocess-cache store DIR OBJ CMD TEXT SINCE   keep file TEXT for CMD
+ *   preprocess-cache load DIR OBJ CMD               print its text, or "miss"
+ * (SINCE: a text naming a file modified at that time, in seconds, or
+ * later is not kept.)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preprocess-cache.h"
+#include "util.h"
+
+int main(int argc, char **argv)
+{
+	struct cpp_cache *c;
+	char *buf;
+	size_t len;
+	int ret = 0;
+
+	if (argc < 5 || (strcmp(argv[1], "load") && argc < 7)) {
+		fprintf(stderr, "usage: see the source\n");
+		return 2;
+	}
+	c = cpp_cache_open(argv[2], argv[3], argc > 6 ? atol(argv[6]) : 0);
+	if (!strcmp(argv[1], "store")) {
+		if (read_file(argv[5], 1 << 30, &buf, &len))
+			return 1;
+		cpp_cache_store(c, argv[4], buf, len);
+		free(buf);
+	} else if (!cpp_cache_load(c, argv[4], &buf, &len)) {
+		fwrite(buf, 1, len, stdout);
+		free(buf);
+	} else {
+		printf("miss\n");
+	}
+	cpp_cache_close(c);
+	return ret;
+}
