@@ -265,10 +265,13 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 		if (differs[i])
 			add_probe(w, pk->all.v[idx[i]], why[i], why, i);
 	}
+	if (!ret && cached)
+		fprintf(stderr, "  %zu of them as they were before the patch: kept from an earlier create\n",
+			cached);
 	if (!ret)
-		fprintf(stderr, "  preprocessed %zu units before and after the patch in %.1f s (%zu before it kept from an earlier create): %zu can compile differently\n",
+		fprintf(stderr, "  preprocessed %zu units before and after the patch in %.1f s: %zu can compile differently\n",
 			nr, (double)(t1.tv_sec - t0.tv_sec) +
-			    (t1.tv_nsec - t0.tv_nsec) / 1e9, cached, kept);
+			    (t1.tv_nsec - t0.tv_nsec) / 1e9, kept);
 	free(cache);
 	free_strv(cmds, nr);
 	free_strv(why, nr);
