@@ -194,6 +194,7 @@ static int pump(struct run *r)
 		if (n > 0) {
 			t->len += n;
 		} else if (n == 0 || errno != EINTR) {
+			t->failed |= n < 0;	/* a text cut short */
 			t->buf[t->len] = '\0';
 			finish(r, i);
 		}
@@ -232,7 +233,9 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 	}
 	if (cached)
 		*cached = r.cached;
+	/* Texts cut short (an error) are not kept. */
 	cpp_cache_close(r.cache);
+	r.cache = NULL;
 	while (r.nr_jobs) {
 		kill(r.jobs[0].pid, SIGTERM);
 		finish(&r, 0);

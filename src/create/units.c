@@ -126,10 +126,10 @@ static int reach_units(struct work *w, const struct strv *changed,
  * use that structure (probe_layouts).
  */
 static void add_probe(struct work *w, const char *unit, const char *reason,
-		      char **why, size_t i)
+		      struct strv *named)
 {
 	const char *name = strstr(reason, " uses "), *end;
-	size_t j;
+	char *y;
 
 	if (!name || w->probes.nr >= MAX_PROBES)
 		return;
@@ -137,12 +137,12 @@ static void add_probe(struct work *w, const char *unit, const char *reason,
 	end = strchr(name, ',');
 	if (!end)
 		return;
-	for (j = 0; j < i; j++) {
-		const char *o = why[j] ? strstr(why[j], " uses ") : NULL;
-
-		if (o && !strncmp(o + strlen(" uses "), name, end - name + 1))
-			return;
+	y = xstrndup(name, end - name);
+	if (strv_has(named, y)) {
+		free(y);
+		return;
 	}
+	strv_add(named, y);
 	strv_add(&w->probes, xstrdup(unit));
 }
 
@@ -217,6 +217,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 {
 	char **cmds = xcalloc(nr + 1, sizeof(char *)), **why;
 	char *cache = path_join(w->tree.dir, "cpp");
+	struct strv named = { 0 };	/* the reasons of the probes */
 	bool *differs = xcalloc(nr + 1, sizeof(bool));
 	struct timespec t0, t1;
 	size_t i, kept = 0, shown = 0, cached = 0;
@@ -263,7 +264,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 		if (keep[i] && shown++ < 20)
 			fprintf(stderr, "  %s: %s\n", pk->all.v[idx[i]], why[i]);
 		if (differs[i])
-			add_probe(w, pk->all.v[idx[i]], why[i], why, i);
+			add_probe(w, pk->all.v[idx[i]], why[i], &named);
 	}
 	if (!ret && cached)
 		fprintf(stderr, "  %zu of them as they were before the patch: kept from an earlier create\n",
@@ -273,6 +274,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 			nr, (double)(t1.tv_sec - t0.tv_sec) +
 			    (t1.tv_nsec - t0.tv_nsec) / 1e9, kept);
 	free(cache);
+	strv_free(&named);
 	free_strv(cmds, nr);
 	free_strv(why, nr);
 	free(differs);
