@@ -545,26 +545,33 @@ static unsigned long ksplice_data_new_func(const struct ksplice_core *core,
  * adds; else what the running kernel has (the unit's binding, or the one
  * symbol of the name); else a global another unit adds.  Only a name the
  * kernel lacks goes to another unit: an existing static of @d's unit
- * must not become another unit's new global of the same name.
+ * must not become another unit's new global of the same name.  @ds
+ * records a function of the update: its module stays while a task may
+ * have called it through the variable (drain.c).
  */
 static int ksplice_data_post_sym(struct ksplice_core *core,
 				 const struct ksplice_data *d,
+				 struct ksplice_dstate *ds,
 				 const struct ksplice_reloc *r,
 				 unsigned long *sym)
 {
 	struct ksplice_func f = ksplice_data_func(d);
-	unsigned long s;
+	int ret;
 
 	*sym = ksplice_data_new_func(core, d, r->symbol, true);
-	if (*sym)
-		return 0;
-	if (!ksplice_binding_get(&core->bindings, &f, r->symbol, &s) &&
-	    ksplice_sym_unique(d->target, r->symbol, &s) == -ENOENT) {
-		*sym = ksplice_data_new_func(core, d, r->symbol, false);
-		if (*sym)
+	if (!*sym) {
+		if (ksplice_binding_get(&core->bindings, &f, r->symbol, sym))
 			return 0;
+		ret = ksplice_sym_unique(d->target, r->symbol, sym);
+		if (ret != -ENOENT)
+			return ret ? ksplice_reloc_unresolved(core, &f, r, ret,
+							      sym) : 0;
+		*sym = ksplice_data_new_func(core, d, r->symbol, false);
+		if (!*sym)
+			return ksplice_reloc_unresolved(core, &f, r, ret, sym);
 	}
-	return ksplice_reloc_sym(core, &f, r, sym);
+	ds->into_update = true;
+	return 0;
 }
 
 /*
@@ -584,7 +591,7 @@ static int ksplice_data_post_image(struct ksplice_core *core,
 	memcpy(ds->post, d->post, d->size);
 	for (i = 0; i < d->nr_post_relocs; i++) {
 		r = &d->post_relocs[i];
-		ret = ksplice_data_post_sym(core, d, r, &sym);
+		ret = ksplice_data_post_sym(core, d, ds, r, &sym);
 		if (ret)
 			return ret;
 		if (ksplice_data_fields(d) && !ksplice_data_is_text(sym))
@@ -804,21 +811,17 @@ void ksplice_data_going(struct ksplice_core *core, const char *target)
 	}
 }
 
-/* Does a post image of @core point at a function the update adds? */
+/*
+ * Did a post image of @core point at a function the update adds?  Once
+ * one did, a task may have called it through the variable, until the
+ * drain finds none in the update's code.
+ */
 bool ksplice_data_into_update(const struct ksplice_core *core)
 {
-	const struct ksplice_update *u = core->update;
-	const struct ksplice_data *d;
-	unsigned int i, k;
+	unsigned int i;
 
-	for (i = 0; i < u->nr_data; i++) {
-		d = &u->data[i];
-		for (k = 0; k < d->nr_post_relocs; k++)
-			if (ksplice_data_new_func(core, d,
-						  d->post_relocs[k].symbol, true) ||
-			    ksplice_data_new_func(core, d,
-						  d->post_relocs[k].symbol, false))
-				return true;
-	}
+	for (i = 0; i < core->update->nr_data; i++)
+		if (core->ds[i].into_update)
+			return true;
 	return false;
 }

@@ -114,6 +114,7 @@ struct ksplice_dstate {
 	void *alias;			/* a writable mapping of them */
 	bool sel;			/* in the operation under way */
 	bool live;			/* the post image is in */
+	bool into_update;		/* a post image pointed into it */
 	u64 seq;			/* when it went live, as fs->seq */
 };
 
@@ -325,6 +326,10 @@ void ksplice_drain(struct ksplice_core *core);
 /* reloc.c */
 int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
 		      const struct ksplice_reloc *r, unsigned long *sym);
+int ksplice_reloc_unresolved(struct ksplice_core *core,
+			     const struct ksplice_func *f,
+			     const struct ksplice_reloc *r, int ret,
+			     unsigned long *sym);
 bool ksplice_view_has_target(const struct ksplice_core *core,
 			     const char *target);
 int ksplice_relocate_all(struct ksplice_core *core);

@@ -13,18 +13,16 @@
 #include <linux/slab.h>
 #include "ksplice.h"
 
-/* Also for the post images of read-only data (data.c). */
-int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
-		      const struct ksplice_reloc *r, unsigned long *sym)
+/*
+ * @r's symbol is not the one of its name in the target (@ret of
+ * ksplice_sym_unique()): what an applied update added (added.c), else
+ * the reason for the abort.
+ */
+int ksplice_reloc_unresolved(struct ksplice_core *core,
+			     const struct ksplice_func *f,
+			     const struct ksplice_reloc *r, int ret,
+			     unsigned long *sym)
 {
-	int ret;
-
-	if (ksplice_binding_get(&core->bindings, f, r->symbol, sym))
-		return 0;
-	ret = ksplice_sym_unique(f->target, r->symbol, sym);
-	if (!ret)
-		return 0;
-	/* Not in the target: what an applied update added (added.c). */
 	if (ret == -ENOENT) {
 		*sym = ksplice_added_addr(f->target, r->symbol, f->unit);
 		if (*sym)
@@ -37,6 +35,17 @@ int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
 				 "%s+0x%x: symbol %s is %s", f->name,
 				 r->offset, r->symbol,
 				 ret == -E2BIG ? "ambiguous" : "not found");
+}
+
+int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
+		      const struct ksplice_reloc *r, unsigned long *sym)
+{
+	int ret;
+
+	if (ksplice_binding_get(&core->bindings, f, r->symbol, sym))
+		return 0;
+	ret = ksplice_sym_unique(f->target, r->symbol, sym);
+	return ret ? ksplice_reloc_unresolved(core, f, r, ret, sym) : 0;
 }
 
 /*
