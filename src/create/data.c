@@ -22,9 +22,15 @@
  * the program.  Data used only at initialization has done its work.
  *
  * A read-only variable (not __ro_after_init, not used only at boot)
- * whose size stays has its initial value as its running value: the core
- * patches it in place, exactly, from the pre image to the post image
- * (struct ksplice_data, kmod/data.c).  Its relocations must be absolute
+ * whose size stays or shrinks has its initial value as its running value:
+ * the core patches it in place, exactly, from the pre image to the post
+ * image (struct ksplice_data, kmod/data.c).  One that shrinks (a device
+ * table that loses an entry) gets its new bytes and zeros after them.
+ * That is sound because nothing writes it: code that reads it is either
+ * replaced, or the same before and after the patch, and then reads what
+ * the new kernel's would, so no more than the new size; code that used
+ * the old size has a different constant and is replaced.  One that grows
+ * has no room where it is.  Its relocations must be absolute
  * 64-bit references to named symbols, and the post ones to symbols the
  * running kernel has, or to a function of this unit the update adds (the
  * core points at its copy in the update module): no other new symbol,
@@ -101,6 +107,24 @@ static bool bound_local(const struct symbol *s)
 {
 	return diff_is_static_local(s) && s->local == LOCAL_BOUND &&
 	       (s->sec->sh.sh_flags & SHF_WRITE);
+}
+
+/*
+ * Another name of a variable earlier in @obj's symbols, at the same place
+ * and of the same size (a device table's __mod_*_device_table): it is
+ * changed, and patched, as that one.
+ */
+static const struct symbol *alias_of(const struct object *obj,
+				     const struct symbol *s)
+{
+	const struct symbol *o;
+
+	for (o = obj->syms; o < s; o++)
+		if (o->sec == s->sec && o->type == STT_OBJECT &&
+		    o->st.st_value == s->st.st_value &&
+		    o->st.st_size == s->st.st_size)
+			return o;
+	return NULL;
 }
 
 /* What differs between @a (pre) and @b (post), or NULL. */
@@ -341,9 +365,9 @@ static const char *in_place_problem(const struct object *pre,
 		return diff_fields_problem(pre, a, post, b, nr);
 	}
 	*quiet = false;
-	if (a->st.st_size != b->st.st_size)
-		return "its size changes";
-	if (!b->st.st_size || b->st.st_size > KSPLICE_MAX_DATA_SIZE)
+	if (b->st.st_size > a->st.st_size)
+		return "it grows, and there is no room for it where it is";
+	if (!b->st.st_size || a->st.st_size > KSPLICE_MAX_DATA_SIZE)
 		return "its size is out of bounds";
 	return refs_problem(pre, a, NULL) ?: refs_problem(post, b, pre);
 }
@@ -364,6 +388,8 @@ void diff_data(const struct object *pre, const struct object *post,
 			continue;
 		if (!is_variable(b) && !bound_local(b) &&
 		    !(b->type == STT_OBJECT && b->sec && diff_is_init_data(b->sec)))
+			continue;
+		if (alias_of(post, b))
 			continue;
 		a = diff_is_static_local(b) ? b->twin : named_counterpart(pre, b);
 		if (!a)
@@ -388,6 +414,12 @@ void diff_data(const struct object *pre, const struct object *post,
 		if (!why && nr) {
 			fprintf(log, "  changed data: %s: callback fields (%u) of writable data: patched in place (anchors: %u)\n",
 				b->name, nr, diff_anchors(pre, a, post, b));
+			continue;
+		}
+		if (!why && a->st.st_size > b->st.st_size) {
+			fprintf(log, "  changed data: %s: shrinks from %lu to %lu bytes, read-only: patched in place, the rest zeroed\n",
+				b->name, (unsigned long)a->st.st_size,
+				(unsigned long)b->st.st_size);
 			continue;
 		}
 		if (!why) {

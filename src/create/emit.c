@@ -392,6 +392,9 @@ static void emit_data_image(FILE *out, const struct unit *u,
 		un, dn);
 	print_bytes(out, s->sec->data ? s->sec->data + s->st.st_value : NULL,
 		    s->st.st_size);
+	/* A table that shrinks: the running one's tail is zeroed (data.c). */
+	if (c->pre->st.st_size > s->st.st_size)
+		print_bytes(out, NULL, c->pre->st.st_size - s->st.st_size);
 	fprintf(out, "};\n");
 	snprintf(name, sizeof(name), "%s_relocs_" DN, what, un, dn);
 	emit_data_relocs(out, u, c, obj, s, name);

@@ -19,7 +19,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
 
-plan 77
+plan 80
 
 pre='struct pol { int type, len; };
 static const struct pol policy[] = { {1, 4}, {2, 8} };
@@ -117,9 +117,21 @@ sed 's/^const struct pol tab/struct pol __attribute__((section(".data..ro_after_
 sed 's/{2, 8}/{2, 16}/' "$tmp/ra.c" | gcc $CFLAGS -c -x c -o "$tmp/ra2.o" - ||
 	bail "cannot compile the read-only objects"
 out=$(ksplice-create --diff-objects "$tmp/r1.o" "$tmp/r2.o")
-like "$out" '^  note: tab is read-only, but cannot be patched in place: its size changes$' \
+like "$out" '^  note: tab is read-only, but cannot be patched in place: it grows, and there is no room for it where it is$' \
 	"a read-only table that grows is not patched in place"
 like "$out" '^  changed data: tab: its size \(\.rodata\.tab; used by get\)$' "  but refused"
+# One that shrinks is (tail zeroed), under its first name only: a device
+# table's MODULE_DEVICE_TABLE alias is the same bytes.
+alias='extern typeof(tab) tab_alias __attribute__((unused, alias("tab")));'
+printf '%s\n' "$ro" "$alias" | gcc $CFLAGS -c -x c -o "$tmp/rs1.o" - &&
+sed 's/{2, 8} }/{2, 8}, {3, 9} }/' <<<"$ro" | cat - <(echo "$alias") |
+	gcc $CFLAGS -c -x c -o "$tmp/rs2.o" - || bail "cannot compile the aliased tables"
+out=$(ksplice-create --diff-objects "$tmp/rs2.o" "$tmp/rs1.o")
+like "$out" '^  changed data: tab: shrinks from 24 to 16 bytes, read-only: patched in place, the rest zeroed$' \
+	"a read-only table that shrinks is patched in place"
+unlike "$out" 'tab_alias' "  its alias is not a second variable"
+out=$(ksplice-create --diff-objects "$tmp/rs1.o" "$tmp/rs2.o")
+like "$out" '^  changed data: tab: its size' "  growing, the aliased table is refused"
 out=$(ksplice-create --diff-objects "$tmp/ra1.o" "$tmp/ra2.o")
 like "$out" '^  changed data: tab: its initial value \(\.data\.\.ro_after_init; used by get\)$' \
 	"__ro_after_init is refused (its running value is what boot set)"
