@@ -279,15 +279,26 @@ static void declaration_chunk(struct names *n, struct side *sd, struct chunk *c,
 		    (prototype && !has_init) || only_a_type(n, t, first, e));
 }
 
+static void hash_step(uint64_t *h1, uint64_t *h2, uint64_t x)
+{
+	*h1 = (*h1 ^ x) * 0x100000001b3ULL;
+	*h2 = (*h2 + x) * 0x9e3779b97f4a7c15ULL;
+	*h2 ^= *h2 >> 29;
+}
+
+/*
+ * A name by its id: both sides intern into one table, so one name has one
+ * id, and 256 + id is no byte.
+ */
 static void hash_tok(uint64_t *h1, uint64_t *h2, const struct tok *t)
 {
 	size_t j;
 
-	for (j = 0; j < t->len; j++) {
-		*h1 = (*h1 ^ (unsigned char)t->s[j]) * 0x100000001b3ULL;
-		*h2 = (*h2 + (unsigned char)t->s[j]) * 0x9e3779b97f4a7c15ULL;
-		*h2 ^= *h2 >> 29;
-	}
+	if (t->kind == T_IDENT)
+		hash_step(h1, h2, 256 + (uint64_t)t->id);
+	else
+		for (j = 0; j < t->len; j++)
+			hash_step(h1, h2, (unsigned char)t->s[j]);
 	*h1 = (*h1 ^ 0xff) * 0x100000001b3ULL;	/* between tokens */
 	*h2 = (*h2 + 0x1ff) * 0x9e3779b97f4a7c15ULL;
 }
@@ -668,6 +679,36 @@ static void side_free(struct side *sd)
 	free(sd->xtoks);
 }
 
+/* Empties @sd for the next text; its arrays stay allocated. */
+static void side_reset(struct side *sd)
+{
+	sd->nr_toks = sd->nr_chunks = sd->nr_refs = sd->nr_decls = 0;
+	sd->nr_xtoks = 0;
+	if (sd->aliases)	/* by name id, its size is its capacity */
+		memset(sd->aliases, 0, sd->nr_aliases * sizeof(*sd->aliases));
+}
+
+struct cpp_scratch {
+	struct names n;
+	struct side a, b;
+};
+
+struct cpp_scratch *cpp_scratch_new(void)
+{
+	return xcalloc(1, sizeof(struct cpp_scratch));
+}
+
+void cpp_scratch_free(struct cpp_scratch *s)
+{
+	if (!s)
+		return;
+	side_free(&s->a);
+	side_free(&s->b);
+	free(s->n.v);
+	free(s->n.slots);
+	free(s);
+}
+
 static bool same_text(const struct side *a, const struct side *b)
 {
 	size_t i;
@@ -694,46 +735,41 @@ static bool same_tokens(const struct side *a, const struct side *b)
 	return true;
 }
 
-void cpp_compare(const char *pre, size_t pre_len, const char *post,
-		 size_t post_len, struct cpp_verdict *v)
+void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
+		 struct cpp_verdict *v)
 {
-	struct names n;
-	struct side a = { 0 }, b = { 0 };
+	struct names *n = &s->n;
+	struct side *a = &s->a, *b = &s->b;
 	size_t i, nr = 0;
 	bool *changed;
 
-	(void)pre_len;
-	(void)post_len;
 	memset(v, 0, sizeof(*v));
-	cpp_names_init(&n);
-	cpp_tokenize(&n, &a, pre);
-	cpp_tokenize(&n, &b, post);
-	cut_chunks(&n, &a);
-	cut_chunks(&n, &b);
-	if (same_text(&a, &b)) {
-		snprintf(v->why, sizeof(v->why), same_tokens(&a, &b) ? "the same text" :
+	cpp_names_init(n);
+	side_reset(a);
+	side_reset(b);
+	cpp_tokenize(n, a, pre);
+	cpp_tokenize(n, b, post);
+	cut_chunks(n, a);
+	cut_chunks(n, b);
+	if (same_text(a, b)) {
+		snprintf(v->why, sizeof(v->why), same_tokens(a, b) ? "the same text" :
 			 "the same text but for type names that stand for the same types");
-		goto out;
+		return;
 	}
-	mark_changed(&a, &b);
-	if (!same_order(&a, &b)) {
+	mark_changed(a, b);
+	if (!same_order(a, b)) {
 		v->differs = true;
 		snprintf(v->why, sizeof(v->why), "declarations in another order");
-		goto out;
+		return;
 	}
-	match_grown_enums(&n, &a, &b);
-	changed = xcalloc(n.nr, sizeof(bool));
-	if (!changed_names(&n, &a, changed, v) && !changed_names(&n, &b, changed, v))
-		reach(&n, &b, changed, v);
+	match_grown_enums(n, a, b);
+	changed = xcalloc(n->nr, sizeof(bool));
+	if (!changed_names(n, a, changed, v) && !changed_names(n, b, changed, v))
+		reach(n, b, changed, v);
 	free(changed);
-	for (i = 0; i < b.nr_chunks; i++)
-		nr += b.chunks[i].changed;
+	for (i = 0; i < b->nr_chunks; i++)
+		nr += b->chunks[i].changed;
 	if (!v->differs)
 		snprintf(v->why, sizeof(v->why),
 			 "%zu changed declarations, none used by its code", nr);
-out:
-	side_free(&a);
-	side_free(&b);
-	free(n.v);
-	free(n.slots);
 }

@@ -15,10 +15,21 @@ struct cpp_verdict {
 };
 
 /*
- * Compares two outputs of gcc -E (NUL-terminated).  False only when the
- * two can only compile to the same code; see cppdiff.c for the rules.
+ * The memory of one comparison, kept for the next: a unit's text is
+ * megabytes, and its tokens, chunks and names tens of them, which fresh
+ * pages for every unit made the larger part of the comparison's time.
  */
-void cpp_compare(const char *pre, size_t pre_len, const char *post,
-		 size_t post_len, struct cpp_verdict *v);
+struct cpp_scratch;
+
+struct cpp_scratch *cpp_scratch_new(void);
+void cpp_scratch_free(struct cpp_scratch *s);
+
+/*
+ * Compares two outputs of gcc -E (NUL-terminated), in @s.  False only
+ * when the two can only compile to the same code; see cppdiff.c for the
+ * rules.
+ */
+void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
+		 struct cpp_verdict *v);
 
 #endif

@@ -111,7 +111,10 @@ static void flag_all(struct names *n, const char *const *v, size_t nr,
 
 void cpp_names_init(struct names *n)
 {
-	memset(n, 0, sizeof(*n));
+	/* A table used before keeps its memory: no fresh pages to fault in. */
+	n->nr = 0;
+	if (n->slots)
+		memset(n->slots, 0, n->nr_slots * sizeof(*n->slots));
 	flag_all(n, keywords, ARRAY_SIZE(keywords), N_KEYWORD);
 	flag_all(n, not_declarators, ARRAY_SIZE(not_declarators),
 		 N_KEYWORD | N_NOTDECL);

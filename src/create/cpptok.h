@@ -62,7 +62,10 @@ struct side {
 
 uint32_t cpp_intern(struct names *n, const char *s, size_t len);
 void *cpp_grow(void *p, size_t *cap, size_t need, size_t size);
-/* The keywords and the names the comparison treats apart (N_*). */
+/*
+ * The keywords and the names the comparison treats apart (N_*), in @n
+ * zeroed or used before (its names are forgotten).
+ */
 void cpp_names_init(struct names *n);
 /* Appends @p's tokens to @sd (line markers dropped). */
 void cpp_tokenize(struct names *n, struct side *sd, const char *p);

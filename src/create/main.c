@@ -349,13 +349,16 @@ static int diff_cpp_only(const char *pre_path, const char *post_path)
 {
 	char *pre, *post;
 	size_t pre_len, post_len;
+	struct cpp_scratch *s;
 	struct cpp_verdict v;
 
 	if (read_file(pre_path, 1 << 30, &pre, &pre_len))
 		return error_errno("cannot read %s", pre_path);
 	if (read_file(post_path, 1 << 30, &post, &post_len))
 		return error_errno("cannot read %s", post_path);
-	cpp_compare(pre, pre_len, post, post_len, &v);
+	s = cpp_scratch_new();
+	cpp_compare(s, pre, post, &v);
+	cpp_scratch_free(s);
 	printf("%s: %s\n", v.differs ? "differs" : "same", v.why);
 	free(pre);
 	free(post);

@@ -207,29 +207,29 @@ void cpp_cache_store(struct cpp_cache *c, const char *cmd, const char *buf,
 	strv_free(&files);
 }
 
-/* The whole of gzip file @path, NUL terminated; -1 if it cannot be read. */
-static int read_gz(const char *path, char **data, size_t *len)
+/*
+ * The whole of gzip file @path, NUL terminated, into *@buf (*@cap bytes,
+ * grown as needed); -1 if it cannot be read.
+ */
+static int read_gz(const char *path, char **buf, size_t *cap, size_t *len)
 {
 	gzFile gz = gzopen(path, "rb");
-	size_t cap = 4 << 20, n = 0;
-	char *buf;
+	size_t n = 0;
 	int got;
 
 	if (!gz)
 		return -1;
-	buf = xmalloc(cap);
 	do {
-		if (cap - n < (1 << 20) + 1)
-			buf = xrealloc(buf, cap *= 2);
-		got = gzread(gz, buf + n, 1 << 20);
+		if (*cap - n < (1 << 20) + 1) {
+			*cap = *cap ? 2 * *cap : 4 << 20;
+			*buf = xrealloc(*buf, *cap);
+		}
+		got = gzread(gz, *buf + n, 1 << 20);
 		n += got > 0 ? got : 0;
 	} while (got > 0 && n <= MAX_CACHED);
-	if (gzclose(gz) != Z_OK || got < 0 || n > MAX_CACHED) {
-		free(buf);
+	if (gzclose(gz) != Z_OK || got < 0 || n > MAX_CACHED)
 		return -1;
-	}
-	buf[n] = '\0';
-	*data = buf;
+	(*buf)[n] = '\0';
 	*len = n;
 	return 0;
 }
@@ -259,30 +259,27 @@ static const char *files_unchanged(struct cpp_cache *c, const char *p)
 }
 
 int cpp_cache_load(struct cpp_cache *c, const char *cmd, char **buf,
-		   size_t *len)
+		   size_t *cap, size_t *len)
 {
 	size_t n, cl = strlen(cmd), ml = strlen(MAGIC);
-	char *path, *data;
 	const char *text;
+	char *path;
 	int ret;
 
 	path = xasprintf("%s/%016llx.gz", c->dir, fnv(cmd, cl));
-	ret = read_gz(path, &data, &n);
+	ret = read_gz(path, buf, cap, &n);
 	free(path);
 	if (ret)
 		return -1;
-	text = data + ml + cl + 1;
-	if (n >= ml + cl + 2 && !memcmp(data, MAGIC, ml) &&
-	    !memcmp(data + ml, cmd, cl) && text[-1] == '\n')
+	text = *buf + ml + cl + 1;
+	if (n >= ml + cl + 2 && !memcmp(*buf, MAGIC, ml) &&
+	    !memcmp(*buf + ml, cmd, cl) && text[-1] == '\n')
 		text = files_unchanged(c, text);
 	else
 		text = NULL;
-	if (!text) {
-		free(data);
+	if (!text)
 		return -1;
-	}
-	*len = n - (text - data);
-	memmove(data, text, *len + 1);
-	*buf = data;
+	*len = n - (text - *buf);
+	memmove(*buf, text, *len + 1);
 	return 0;
 }

@@ -26,11 +26,13 @@ struct cpp_cache;
 struct cpp_cache *cpp_cache_open(const char *dir, const char *obj, time_t since);
 void cpp_cache_close(struct cpp_cache *c);
 /*
- * @cmd's text: a malloc'ed, NUL terminated *@buf of *@len bytes, and 0;
- * -1 if there is none to use (never an error: it is only a cache).
+ * @cmd's text, NUL terminated, at the start of *@buf (*@cap bytes,
+ * malloc'ed; grown, or allocated if NULL: it stays the caller's either
+ * way), *@len bytes, and 0; -1 if there is none to use (never an error:
+ * it is only a cache).
  */
 int cpp_cache_load(struct cpp_cache *c, const char *cmd, char **buf,
-		   size_t *len);
+		   size_t *cap, size_t *len);
 /* Keeps @buf, @cmd's text, if every file it names can be trusted. */
 void cpp_cache_store(struct cpp_cache *c, const char *cmd, const char *buf,
 		     size_t len);

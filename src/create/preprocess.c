@@ -54,6 +54,9 @@ struct run {
 	size_t compared;
 	struct cpp_cache *cache;	/* of the pre side's texts, or NULL */
 	size_t cached;			/* texts taken from it */
+	struct cpp_scratch *scratch;
+	struct text spare[8];	/* buffers of texts compared, for the next */
+	size_t nr_spare;
 };
 
 /* @cmd with every "<src>/" made "<post>/". */
@@ -106,10 +109,29 @@ static int start(struct run *r, size_t unit, int side)
 	return 0;
 }
 
-static void drop(struct text *t)
+/* A text's buffer is kept for the next: fresh pages cost more than gcc -E. */
+static void drop(struct run *r, struct text *t)
 {
-	free(t->buf);
+	if (t->buf && r->nr_spare < ARRAY_SIZE(r->spare))
+		r->spare[r->nr_spare++] = (struct text){ .buf = t->buf,
+							 .cap = t->cap };
+	else
+		free(t->buf);
 	memset(t, 0, sizeof(*t));
+}
+
+/* Room in @t for a read. */
+static void make_room(struct run *r, struct text *t)
+{
+	if (t->cap - t->len >= (1 << 16) + 1)
+		return;
+	if (!t->buf && r->nr_spare) {
+		*t = r->spare[--r->nr_spare];
+		if (t->cap - t->len >= (1 << 16) + 1)
+			return;
+	}
+	t->cap = t->cap ? 2 * t->cap : 4 << 20;
+	t->buf = xrealloc(t->buf, t->cap);
 }
 
 /* Compares the texts of @unit once both are in. */
@@ -126,12 +148,12 @@ static void compare(struct run *r, size_t unit)
 		r->why[unit] = xstrdup(t[0].failed ? CPP_FAILED_PRE :
 				       "does not preprocess with the patch");
 	} else {
-		cpp_compare(t[0].buf, t[0].len, t[1].buf, t[1].len, &v);
+		cpp_compare(r->scratch, t[0].buf, t[1].buf, &v);
 		r->differs[unit] = v.differs;
 		r->why[unit] = xstrdup(v.why);
 	}
-	drop(&t[0]);
-	drop(&t[1]);
+	drop(r, &t[0]);
+	drop(r, &t[1]);
 	if (r->nr >= 2000 && !(r->compared % 1000))
 		fprintf(stderr, "  preprocessed %zu of %zu units\n", r->compared, r->nr);
 }
@@ -160,9 +182,14 @@ static bool from_cache(struct run *r, size_t unit)
 {
 	struct text *t = &r->texts[unit][0];
 
-	if (!r->cache || cpp_cache_load(r->cache, r->cmds[unit], &t->buf, &t->len))
+	if (!r->cache)
 		return false;
-	t->cap = t->len + 1;
+	if (r->nr_spare)
+		*t = r->spare[--r->nr_spare];
+	if (cpp_cache_load(r->cache, r->cmds[unit], &t->buf, &t->cap, &t->len)) {
+		drop(r, t);
+		return false;
+	}
 	t->done = true;
 	r->cached++;
 	compare(r, unit);
@@ -186,10 +213,7 @@ static int pump(struct run *r)
 
 		if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
-		if (t->cap - t->len < (1 << 16) + 1) {
-			t->cap = t->cap ? 2 * t->cap : 4 << 20;
-			t->buf = xrealloc(t->buf, t->cap);
-		}
+		make_room(r, t);
 		n = read(job->fd, t->buf + t->len, t->cap - t->len - 1);
 		if (n > 0) {
 			t->len += n;
@@ -214,7 +238,8 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 {
 	struct run r = { .cmds = cmds, .src = src, .post = post, .obj = obj,
 			 .nr = nr, .differs = differs, .why = why,
-			 .cache = cache ? cpp_cache_open(cache, obj, time(NULL) - 2) : NULL };
+			 .cache = cache ? cpp_cache_open(cache, obj, time(NULL) - 2) : NULL,
+			 .scratch = cpp_scratch_new() };
 	size_t i;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret = 0;
@@ -241,10 +266,13 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 		finish(&r, 0);
 	}
 	for (i = 0; i < nr; i++) {
-		drop(&r.texts[i][0]);
-		drop(&r.texts[i][1]);
+		drop(&r, &r.texts[i][0]);
+		drop(&r, &r.texts[i][1]);
 	}
+	while (r.nr_spare)
+		free(r.spare[--r.nr_spare].buf);
 	free(r.texts);
 	free(r.jobs);
+	cpp_scratch_free(r.scratch);
 	return ret;
 }

@@ -16,8 +16,8 @@
 int main(int argc, char **argv)
 {
 	struct cpp_cache *c;
-	char *buf;
-	size_t len;
+	char *buf = NULL;
+	size_t len, cap = 0;
 	int ret = 0;
 
 	if (argc < 5 || (strcmp(argv[1], "load") && argc < 7)) {
@@ -29,13 +29,12 @@ int main(int argc, char **argv)
 		if (read_file(argv[5], 1 << 30, &buf, &len))
 			return 1;
 		cpp_cache_store(c, argv[4], buf, len);
-		free(buf);
-	} else if (!cpp_cache_load(c, argv[4], &buf, &len)) {
+	} else if (!cpp_cache_load(c, argv[4], &buf, &cap, &len)) {
 		fwrite(buf, 1, len, stdout);
-		free(buf);
 	} else {
 		printf("miss\n");
 	}
+	free(buf);
 	cpp_cache_close(c);
 	return ret;
 }
