@@ -109,22 +109,12 @@ static bool bound_local(const struct symbol *s)
 	       (s->sec->sh.sh_flags & SHF_WRITE);
 }
 
-/*
- * Another name of a variable earlier in @obj's symbols, at the same place
- * and of the same size (a device table's __mod_*_device_table): it is
- * changed, and patched, as that one.
- */
-static const struct symbol *alias_of(const struct object *obj,
-				     const struct symbol *s)
-{
-	const struct symbol *o;
 
-	for (o = obj->syms; o < s; o++)
-		if (o->sec == s->sec && o->type == STT_OBJECT &&
-		    o->st.st_value == s->st.st_value &&
-		    o->st.st_size == s->st.st_size)
-			return o;
-	return NULL;
+/* Data whose change diff_data() looks for. */
+static bool compared(const struct symbol *s)
+{
+	return is_variable(s) || bound_local(s) ||
+	       (s->type == STT_OBJECT && s->sec && diff_is_init_data(s->sec));
 }
 
 /* What differs between @a (pre) and @b (post), or NULL. */
@@ -153,6 +143,35 @@ static const struct symbol *named_counterpart(const struct object *pre,
 			return s;
 	}
 	return NULL;
+}
+
+static bool same_place(const struct symbol *a, const struct symbol *b)
+{
+	return a && b && a->sec == b->sec && a->st.st_value == b->st.st_value &&
+	       a->st.st_size == b->st.st_size;
+}
+
+static const struct symbol *counterpart(const struct object *pre,
+					const struct symbol *b)
+{
+	return diff_is_static_local(b) ? b->twin : named_counterpart(pre, b);
+}
+
+/*
+ * Is @b another name of a variable diff_data() looks at before it, in
+ * both objects (a device table's __mod_*_device_table)?  Then it changes,
+ * and is patched, as that one.
+ */
+static bool is_alias(const struct object *pre, const struct object *post,
+		     const struct symbol *b)
+{
+	const struct symbol *o;
+
+	for (o = post->syms; o < b; o++)
+		if (same_place(o, b) && compared(o))
+			return same_place(counterpart(pre, o),
+					  counterpart(pre, b));
+	return false;
 }
 
 /* Is @r a reference to @s, by its name or into its section's bytes? */
@@ -386,12 +405,9 @@ void diff_data(const struct object *pre, const struct object *post,
 
 		if (b->local == LOCAL_CONST_COPY)
 			continue;
-		if (!is_variable(b) && !bound_local(b) &&
-		    !(b->type == STT_OBJECT && b->sec && diff_is_init_data(b->sec)))
+		if (!compared(b) || is_alias(pre, post, b))
 			continue;
-		if (alias_of(post, b))
-			continue;
-		a = diff_is_static_local(b) ? b->twin : named_counterpart(pre, b);
+		a = counterpart(pre, b);
 		if (!a)
 			continue;
 		what = what_changed(pre, a, post, b);
