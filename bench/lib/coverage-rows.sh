@@ -31,12 +31,12 @@ create_cause() {
 		my @r =
 		  $rc > 128 ? ("tool-crash", "ksplice-create died of signal " . ($rc - 128)) :
 		  $e =~ /does not apply to/ ? ("patch-does-not-apply", $e) :
+		  $e =~ /changes the layout of/ ? ("struct-layout", join("; ", map { s/^\s*changed layout: //r } grep { /^  changed layout: / } @l)) :
 		  $first =~ /does not compile without the patch/ ? ("compile-pre", "$first; $build") :
 		  $first =~ /does not compile with the patch/ ? ("compile-post", "$first; $build") :
 		  $first =~ /shares section (\S+)/ ? ("shared-section", $first) :
 		  $first =~ /inside an alternative/ ? ("alt-unexported-ref", $first) :
 		  $first =~ /referenced but not carried/ ? ("new-func-not-carried", $first) :
-		  $e =~ /changes the layout of/ ? ("struct-layout", join("; ", map { s/^\s*changed layout: //r } grep { /^  changed layout: / } @l)) :
 		  $e =~ /changes \d+ existing variables?/ ? ("existing-data", join("; ", map { s/^\s*changed data: //r } grep { /^  changed data: / } @l)) :
 		  $e =~ /more than --max-units/ ? ("max-units", $e) :
 		  $e =~ /more than --max-reach/ ? ("max-reach", $e) :

@@ -324,7 +324,7 @@ static int pick_from(struct work *w, const struct strv *changed, struct picked *
 static char *obj_path(struct work *w, const char *stage, size_t i);
 
 /* Structures whose layout the patch changes, in the units compiled. */
-static int check_layouts(struct work *w)
+static int check_layouts(struct work *w, bool built_only)
 {
 	struct strv changed = { 0 };
 	size_t i;
@@ -333,7 +333,9 @@ static int check_layouts(struct work *w)
 	for (i = 0; !ret && i < w->units.nr; i++) {
 		char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
 
-		ret = layout_diff(pre, post, w->units.v[i], &changed, stderr);
+		if (!built_only || (!access(pre, F_OK) && !access(post, F_OK)))
+			ret = layout_diff(pre, post, w->units.v[i], &changed,
+					  stderr);
 		free(pre);
 		free(post);
 	}
@@ -348,7 +350,10 @@ static int check_layouts(struct work *w)
  * Too many units to compile, most often because a structure in a header
  * changed: compiling the first two (those whose source the patch changes
  * come first) and the includers kept for distinct reasons, no more than
- * --max-units, tells, and then that is the reason to give.
+ * --max-units, tells, and then that is the reason to give.  So it is when
+ * some of them do not compile with the patch (a change of the range that
+ * needs more of it): a layout that changed in those that do stays
+ * changed whatever else the patch comes to need.
  */
 static int probe_layouts(struct work *w)
 {
@@ -365,7 +370,7 @@ static int probe_layouts(struct work *w)
 	fprintf(stderr, "  %zu units: compiling %zu of them to compare structure layouts first\n",
 		all.nr, some.nr);
 	w->units = some;
-	ret = units_compile(w) ? 0 : check_layouts(w);
+	ret = units_compile(w) ? check_layouts(w, true) : check_layouts(w, false);
 	w->units = all;
 	strv_free(&some);
 	return ret;
@@ -697,7 +702,7 @@ int units_diff(struct work *w)
 	size_t i;
 	int ret;
 
-	if (check_layouts(w))
+	if (check_layouts(w, false))
 		return -1;
 	w->update.units = xcalloc(w->units.nr, sizeof(struct unit));
 	for (i = 0; i < w->units.nr; i++) {
