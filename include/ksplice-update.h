@@ -10,11 +10,12 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	10	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
+#define KSPLICE_ABI_VERSION	11	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
 					 * 8: data (read-only data patched in
 					 * place); 9: ksplice_data.flags
 					 * (callback fields of writable data);
-					 * 10: ksplice_data.anchors */
+					 * 10: ksplice_data.anchors;
+					 * 11: ksplice_reloc.flags */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -85,7 +86,15 @@ struct ksplice_reloc {
 	unsigned int offset;		/* of the field, in the function */
 	unsigned int type;		/* R_X86_64_* */
 	long addend;
+	unsigned int flags;		/* KSPLICE_RELOC_* */
 };
+
+/*
+ * A new code's call of a symbol another module exports: resolved among
+ * the modules the target uses, as the module loader would link it, not
+ * to a symbol of the name in the target itself.
+ */
+#define KSPLICE_RELOC_EXPORT	0x1
 
 /*
  * Other functions of the update have this one's name, target, pre code

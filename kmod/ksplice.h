@@ -239,6 +239,8 @@ int ksplice_sym_addrs(const char *target, const char *name,
 bool ksplice_sym_is(const char *target, const char *name, unsigned long addr);
 int ksplice_sym_unique(const char *target, const char *name,
 		       unsigned long *addr);
+int ksplice_sym_export(const char *target, const char *name,
+		       unsigned long *addr);
 bool ksplice_sym_start_name(unsigned long addr, char *buf);
 bool ksplice_is_vmlinux(const char *target);
 bool ksplice_target_present(const char *name);

@@ -42,6 +42,14 @@ int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
 {
 	int ret;
 
+	if (r->flags & KSPLICE_RELOC_EXPORT) {
+		ret = ksplice_sym_export(f->target, r->symbol, sym);
+		return ret ? ksplice_set_abort(core, KSPLICE_ABORT_FAILED_TO_FIND,
+					       "%s+0x%x: %s is %s among the modules %s uses",
+					       f->name, r->offset, r->symbol,
+					       ret == -E2BIG ? "ambiguous" : "not found",
+					       f->target) : 0;
+	}
 	if (ksplice_binding_get(&core->bindings, f, r->symbol, sym))
 		return 0;
 	ret = ksplice_sym_unique(f->target, r->symbol, sym);

@@ -102,6 +102,7 @@ struct ksplice_addrs {
 	int nr;
 	unsigned long want;
 	bool found;
+	bool global;		/* only global symbols (modules') */
 };
 
 static void ksplice_addrs_push(struct ksplice_addrs *a, unsigned long addr)
@@ -135,7 +136,8 @@ static void ksplice_module_addrs(struct module *mod, const char *name,
 	for (i = 0; i < ks->num_symtab; i++) {
 		const Elf_Sym *sym = &ks->symtab[i];
 
-		if (sym->st_shndx == SHN_UNDEF)
+		if (sym->st_shndx == SHN_UNDEF ||
+		    (a->global && ELF_ST_BIND(sym->st_info) == STB_LOCAL))
 			continue;
 		if (!strcmp(ks->strtab + sym->st_name, name))
 			ksplice_addrs_push(a, sym->st_value);
@@ -234,6 +236,22 @@ int ksplice_sym_unique(const char *target, const char *name,
 	if (nr <= 0)
 		return -ENOENT;
 	return nr == 1 ? 0 : -E2BIG;
+}
+
+/*
+ * The one address of global @name among the modules @target uses (links
+ * against): where the module loader would have linked a call of another
+ * module's export.  -ENOENT if none, -E2BIG if ambiguous.
+ */
+int ksplice_sym_export(const char *target, const char *name,
+		       unsigned long *addr)
+{
+	struct ksplice_addrs a = { .addrs = addr, .max = 1, .global = true };
+
+	if (ksplice_is_vmlinux(target) || ksplice_walk(target, name, true, &a) ||
+	    a.nr <= 0)
+		return -ENOENT;
+	return a.nr == 1 ? 0 : -E2BIG;
 }
 
 /* Is module @name loaded (live, or coming and not yet initialised)? */

@@ -69,6 +69,9 @@ static int ksplice_check_reloc(const struct module *mod,
 	if (size < width || r->offset > size - width)
 		return KSPLICE_WHY("%s: reloc at +0x%x outside the code",
 				   f->name, r->offset);
+	if (r->flags & ~(pre ? 0 : KSPLICE_RELOC_EXPORT))
+		return KSPLICE_WHY("%s: reloc at +0x%x: unknown flags %#x",
+				   f->name, r->offset, r->flags);
 	if (!r->symbol[0] && !r->expect_len)
 		return KSPLICE_WHY("%s: anonymous reloc at +0x%x expects nothing",
 				   f->name, r->offset);

@@ -54,9 +54,10 @@ reject_why() {
 	24|25) echo "ksplice_test_ops: bad callback fields" ;;
 	26) echo "ksplice_test_ops: anchors without callback fields" ;;
 	27|28) echo "ksplice_test_ops: bad anchors" ;;
+	29) echo "ksplice_test_target: reloc at +0x*: unknown flags 0x1" ;;
 	esac
 }
-for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28; do
+for bad in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29; do
 	n=$(dmesg | wc -l)	# only this insmod's message counts
 	if insmod selftest_update.ko bad=$bad 2>/dev/null; then
 		nok "bad=$bad registered"

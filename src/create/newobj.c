@@ -13,9 +13,13 @@
  *    as below;
  *  - to a new global function of another unit of the update: an undefined
  *    symbol that the linker resolves inside the update module;
- *  - to a symbol the target kernel exports: an ordinary undefined-symbol
- *    relocation, also the loader's (this is how __fentry__, the return and
- *    retpoline thunks resolve before the loader's own rewrites look at them);
+ *  - to a symbol vmlinux exports (or a module does, from data): an
+ *    ordinary undefined-symbol relocation, also the loader's (this is how
+ *    __fentry__, the return and retpoline thunks resolve before the
+ *    loader's own rewrites look at them);
+ *  - from code to a symbol a module exports: a ksplice relocation, as
+ *    below, so that the update module needs no module loaded but its
+ *    targets' own (see linked_export());
  *  - to anything else in the running kernel, static symbols included: a
  *    ksplice relocation, resolved by the core from what run-pre matching
  *    learned, with the field left zero here;
@@ -245,6 +249,24 @@ void newobj_print_statics(const struct newobj *no, FILE *out,
 	}
 }
 
+/*
+ * Does the module loader link @from's reference @t, a symbol the kernel
+ * exports?  Not code's reference to a module's export: the core resolves
+ * it as it patches the target, which uses that module, so it is loaded
+ * by then; an update module linked against it would need it loaded first,
+ * and some modules load only on their hardware (hv_vmbus off Hyper-V).
+ */
+static bool linked_export(const struct newobj *no, const struct osec *from,
+			  const struct target *t)
+{
+	const struct export *e;
+
+	if (t->sym && t->sym->bind == STB_LOCAL)
+		return false;
+	e = exports_find(no->exports, t->name);
+	return e && !(e->in_module && from->func);
+}
+
 /* Decides where one reference of new code goes; see the file comment. */
 static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		     unsigned long bias)
@@ -293,15 +315,16 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 		      from->name, t.name);
 		no->errors++;
 		return;
-	} else if ((!t.sym || t.sym->bind != STB_LOCAL) &&
-		   exports_find(no->exports, t.name)) {
+	} else if (linked_export(no, from, &t)) {
 		rel.undef = add_undef(no, t.name);
 		rel.addend = t.addend;
 	} else if (from->func) {
 		GROW(no->krelocs, no->nr_krelocs);
 		no->krelocs[no->nr_krelocs++] = (struct kreloc){
 			from->func, rel.offset, r->type, t.addend,
-			running_name(no->unit, &t) };
+			running_name(no->unit, &t),
+			(!t.sym || t.sym->bind != STB_LOCAL) &&
+			exports_find(no->exports, t.name) };
 		return;
 	} else {
 		/* The loader reads it (a jump label's key): ksplice-apply's. */
@@ -618,8 +641,9 @@ void newobj_print_ksplice_relocs(const struct newobj *no,
 
 		if (k->func != post)
 			continue;
-		fprintf(out, "%s{ .symbol = \"%s\", .offset = %#lx, .type = %u, .addend = %ld },\n",
-			prefix, k->name, k->offset, k->type, k->addend);
+		fprintf(out, "%s{ .symbol = \"%s\", .offset = %#lx, .type = %u, .addend = %ld%s },\n",
+			prefix, k->name, k->offset, k->type, k->addend,
+			k->export ? ", .flags = KSPLICE_RELOC_EXPORT" : "");
 	}
 }
 

@@ -42,6 +42,7 @@ struct kreloc {
 	unsigned int type;
 	long addend;
 	const char *name;
+	bool export;		/* another module's export (KSPLICE_RELOC_EXPORT) */
 };
 
 struct newobj {

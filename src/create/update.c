@@ -42,6 +42,7 @@ int exports_read(const char *symvers, struct exports *ex)
 			ex->v = xrealloc(ex->v, (ex->nr ? 2 * ex->nr : 1) *
 					 sizeof(*ex->v));
 		ex->v[ex->nr].name = xstrdup(field[1]);
+		ex->v[ex->nr].in_module = field[2] && strcmp(field[2], "vmlinux");
 		ex->v[ex->nr++].ns = field[4] && *field[4] ?
 				     xstrdup(field[4]) : NULL;
 	}
@@ -52,7 +53,7 @@ int exports_read(const char *symvers, struct exports *ex)
 
 const struct export *exports_find(const struct exports *ex, const char *name)
 {
-	struct export key = { (char *)name, NULL };
+	struct export key = { .name = (char *)name };
 
 	return ex ? bsearch(&key, ex->v, ex->nr, sizeof(*ex->v), cmp_export) :
 		    NULL;

@@ -17,6 +17,7 @@
 struct export {
 	char *name;
 	char *ns;			/* EXPORT_SYMBOL_NS's namespace, or NULL */
+	bool in_module;			/* a module's, not vmlinux's */
 };
 
 struct exports {

@@ -58,6 +58,8 @@ is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=(2[345] rejected|11[67]: the de
 	"callback fields (ABI 9): unknown data flags, fields without a relocation or with an addend are rejected; fields of read-only data, or naming a variable, refused at apply"
 is "$(printf '%s\n' "$out" | grep -cE '^ok   (bad=2[678] rejected|cb=3: )')" 6 \
 	"anchors (ABI 10): of other data than callback fields, on a field, or with an addend, rejected; one the running variable does not hold refused at apply, named, nothing written"
+is "$(printf '%s\n' "$out" | grep -cE '^ok   bad=29 rejected: ')" 1 \
+	"reloc flags (ABI 11): a pre relocation marked as a call of another module's export is rejected"
 like "$out" 'SELFTEST-STATUS=0' "selftest.sh reports no failures"
 unlike "$out" '^     .*(WARNING|BUG|Oops)' "no oops or warning in dmesg"
 echo "1..$_tap_n"

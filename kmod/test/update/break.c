@@ -183,6 +183,9 @@ static void ksplice_test_break_reg(struct ksplice_update *u,
 	case 17:
 		f->pre = (void *)&jiffies;
 		break;
+	case 29:	/* a pre reloc is no call of an export */
+		r[0].flags = KSPLICE_RELOC_EXPORT;
+		break;
 	}
 }
 
