@@ -90,9 +90,9 @@ struct ksplice_reloc {
 };
 
 /*
- * A new code's call of a symbol another module exports: resolved among
- * the modules the target uses, as the module loader would link it, not
- * to a symbol of the name in the target itself.
+ * New code's reference to a symbol a module exports: resolved to the
+ * global of the name in the target module or the modules it uses, as the
+ * module loader would link it (not to a static of the name).
  */
 #define KSPLICE_RELOC_EXPORT	0x1
 

@@ -45,7 +45,7 @@ int ksplice_reloc_sym(struct ksplice_core *core, const struct ksplice_func *f,
 	if (r->flags & KSPLICE_RELOC_EXPORT) {
 		ret = ksplice_sym_export(f->target, r->symbol, sym);
 		return ret ? ksplice_set_abort(core, KSPLICE_ABORT_FAILED_TO_FIND,
-					       "%s+0x%x: %s is %s among the modules %s uses",
+					       "%s+0x%x: %s is %s in %s and the modules it uses",
 					       f->name, r->offset, r->symbol,
 					       ret == -E2BIG ? "ambiguous" : "not found",
 					       f->target) : 0;

@@ -239,17 +239,18 @@ int ksplice_sym_unique(const char *target, const char *name,
 }
 
 /*
- * The one address of global @name among the modules @target uses (links
- * against): where the module loader would have linked a call of another
- * module's export.  -ENOENT if none, -E2BIG if ambiguous.
+ * The one address of global @name in module @target or the modules it
+ * uses (links against): where the module loader would have linked a call
+ * of a module's export (the target's own, as nvme_core's
+ * nvme_find_get_ns, or another's).  -ENOENT if none, -E2BIG if ambiguous.
  */
 int ksplice_sym_export(const char *target, const char *name,
 		       unsigned long *addr)
 {
 	struct ksplice_addrs a = { .addrs = addr, .max = 1, .global = true };
 
-	if (ksplice_is_vmlinux(target) || ksplice_walk(target, name, true, &a) ||
-	    a.nr <= 0)
+	if (ksplice_is_vmlinux(target) || ksplice_walk(target, name, false, &a) ||
+	    ksplice_walk(target, name, true, &a) || a.nr <= 0)
 		return -ENOENT;
 	return a.nr == 1 ? 0 : -E2BIG;
 }
