@@ -9,19 +9,25 @@
 # loads.  Behaviour: a VLAN on a dummy device runs the new code, whose
 # call reaches garp (the VLAN is made, its GVRP applicant with it); after
 # undo a new first VLAN does not log.
+# tests/patches/fuse-dev-note.patch: fuse's new code calls fuse's own
+# exports (fuse_dev_alloc, fuse_dev_install), resolved to fuse's globals;
+# mounting a fuse filesystem runs it (its log line), and not after undo.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 15
+plan 20
 upd=$(make_update "$KSPLICE_TOP/tests/patches/vlan-gvrp-note.patch" vgrp)
 ok $? "ksplice-create builds the update"
 like "$(cat "$tmp/create-vgrp.log")" 'changed function: vlan_gvrp_init_applicant \(net/8021q/vlan_gvrp.c, 8021q\)' \
 	"  of 8021q's vlan_gvrp_init_applicant"
 [ -s "${upd:-}" ] || { sed 's/^/# /' "$tmp/create-vgrp.log"; bail "no update file"; }
+fz=$(make_update "$KSPLICE_TOP/tests/patches/fuse-dev-note.patch" fzdev)
+ok $? "ksplice-create builds the fuse update"
+[ -s "${fz:-}" ] || { sed 's/^/# /' "$tmp/create-fzdev.log"; bail "no update file"; }
 
-out=$(vm --module 8021q --module dummy --file "$upd" -- '
+out=$(vm --module 8021q --module dummy --module fuse --file "$upd" --file "$fz" -- '
 	notes() { echo "NOTES $1 $(dmesg | grep -c "ksplice test: GVRP applicant for dummy0")"; }
 	ksplice-apply ksplice-vgrp.tar.gz >/tmp/apply.out 2>&1; echo "APPLY=$?"
 	sed "s/^/APPLY-SAYS /" /tmp/apply.out
@@ -36,6 +42,13 @@ out=$(vm --module 8021q --module dummy --file "$upd" -- '
 	ksplice-undo vgrp; echo "UNDO=$?"
 	vconfig add dummy0 6 >/dev/null; echo "VLAN-UNDONE=$?"
 	notes undone
+	fmount() {
+		mount -t fuse -o fd=3,rootmode=40000,user_id=0,group_id=0 fz /mnt/f 3<>/dev/fuse
+		echo "FMOUNT $1 $? $(dmesg | grep -c "ksplice test: a fuse connection")"
+		umount /mnt/f; }
+	mkdir -p /mnt/f; modprobe fuse
+	ksplice-apply ksplice-fzdev.tar.gz >/dev/null; echo "FAPPLY=$?"; fmount applied
+	ksplice-undo fzdev >/dev/null; echo "FUNDO=$?"; fmount undone
 	dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace" | sed "s/^/DMESG: /"
 ' 2>&1)
 ok $? "the guest ran the scenario (the rig exited 0)"
@@ -51,4 +64,8 @@ like "$out" '^NOTES applied 1$' "  the new code ran, and its call of garp's expo
 like "$out" 'UNDO=0' "undone"
 like "$out" "VLAN-UNDONE=0" "a new first VLAN is made after undo"
 like "$out" '^NOTES undone 1$' "  a new first VLAN runs the old code"
+like "$out" 'FAPPLY=0' "the fuse update applies with fuse loaded"
+like "$out" '^FMOUNT applied 0 1$' "  a fuse mount runs its new code, whose calls of fuse's own exports return"
+like "$out" 'FUNDO=0' "  undone"
+like "$out" '^FMOUNT undone 0 1$' "  a mount then runs the old code"
 unlike "$out" 'DMESG: ' "no oops or warning in dmesg"
