@@ -2,7 +2,7 @@
 # /root/batch.list: one update a line, "ID MODULE..." (its target modules).
 # For each: load the targets, apply, smoke check, reload the targets (they
 # are patched as they load), undo.  Everything it learns is a "COV ID ..."
-# line on the console, written before the step that could crash, so that
+# line on the command's output, written before the step that could crash, so that
 # the host knows which update a crash belongs to.
 ip link set lo up 2>/dev/null
 

@@ -21,6 +21,9 @@
  *                                   for "go" without sleeping, then calls
  *                                   it with N (ENOENT if it read NULL)
  *   echo go >/proc/ksplice_target   lets "hold" go on
+ *   echo spin N >/proc/ksplice_target
+ *                                   keeps the CPU N ms without a switch
+ *                                   (the rig's lockup check, 01-vm-lockup.t)
  *
  * Built twice: as is (the running code and the pre object) and with
  * KSPLICE_V2 (the post object, never loaded).
@@ -318,6 +321,14 @@ static int ksplice_test_open(struct inode *inode, struct file *file)
 	return single_open(file, ksplice_test_show, NULL);
 }
 
+static void ksplice_test_spin(unsigned int ms)
+{
+	preempt_disable();
+	while (ms--)
+		mdelay(1);
+	preempt_enable();
+}
+
 static ssize_t ksplice_test_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
@@ -335,6 +346,8 @@ static ssize_t ksplice_test_write(struct file *file, const char __user *ubuf,
 		return ksplice_test_nmi_set(ms) ?: count;
 	else if (sscanf(buf, "hold %u", &ms) == 1)
 		return ksplice_test_hold(ms) ?: count;
+	else if (sscanf(buf, "spin %u", &ms) == 1)
+		ksplice_test_spin(ms);
 	else if (!strcmp(buf, "go\n") || !strcmp(buf, "go"))
 		WRITE_ONCE(ksplice_test_go, true);
 	else
