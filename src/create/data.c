@@ -109,7 +109,6 @@ static bool bound_local(const struct symbol *s)
 	       (s->sec->sh.sh_flags & SHF_WRITE);
 }
 
-
 /* Data whose change diff_data() looks for. */
 static bool compared(const struct symbol *s)
 {
