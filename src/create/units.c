@@ -281,6 +281,25 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 	return ret;
 }
 
+static int probe_layouts(struct work *w);
+
+/*
+ * More includers than --max-units to preprocess: a structure that changed
+ * is the likelier reason, and then the units whose source the patch
+ * changes often show it.  Compiling them first saves preprocessing them
+ * all (an hour for 4,600 includers of netdevice.h and sock.h) only to be
+ * refused for it.  The same refusal follows the filter: it keeps these
+ * units, and the layouts of all it keeps are compared.
+ */
+static int probe_first(struct work *w, size_t includers)
+{
+	if (!w->units.nr || includers <= w->o->max_units)
+		return 0;
+	fprintf(stderr, "  %zu includers to preprocess (over --max-units %zu): first the layouts the patch's own units show\n",
+		includers, w->o->max_units);
+	return probe_layouts(w);
+}
+
 /* The units to compile: those whose source changed, and the includers kept. */
 static int pick_from(struct work *w, const struct strv *changed, struct picked *pk)
 {
@@ -312,7 +331,8 @@ static int pick_from(struct work *w, const struct strv *changed, struct picked *
 			idx[nr + nr_gen++] = i;
 	keep = xcalloc(nr + 1, sizeof(bool));
 	if (nr)
-		ret = filter_includers(w, pk, idx, nr + nr_gen, nr_gen, keep);
+		ret = probe_first(w, nr) ?:
+		      filter_includers(w, pk, idx, nr + nr_gen, nr_gen, keep);
 	for (i = 0; !ret && i < nr; i++)
 		if (keep[i])
 			strv_add(&w->units, xstrdup(pk->all.v[idx[i]]));
@@ -371,6 +391,15 @@ static int probe_layouts(struct work *w)
 		all.nr, some.nr);
 	w->units = some;
 	ret = units_compile(w) ? check_layouts(w, true) : check_layouts(w, false);
+	/* A compile after this one must not find these objects as its own. */
+	for (i = 0; i < some.nr; i++) {
+		char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
+
+		unlink(pre);
+		unlink(post);
+		free(pre);
+		free(post);
+	}
 	w->units = all;
 	strv_free(&some);
 	return ret;

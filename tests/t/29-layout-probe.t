@@ -11,11 +11,16 @@
 # With PROC_NUMBUF renamed as well, task_mmu.c no longer compiles (a change
 # that needs more of its range): the layout inode.o shows is still the
 # reason given.
+# With more includers than --max-units to preprocess, the patch's own units
+# are compiled first: where one of them shows the layout change
+# (proc-opener-layout-own.patch also changes inode.c), that is the refusal,
+# without preprocessing the includers; the same refusal follows the filter
+# under a --max-units the includers do not exceed.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-plan 14
+plan 21
 
 create() {	# PATCH MAX_UNITS: the create's messages; sets rc
 	msg=$(ksplice-create --build "$KSPLICE_BUILD" --id lp --max-units "$2" \
@@ -51,3 +56,16 @@ like "$msg" 'fs/proc/task_mmu.o does not compile with the patch' "  task_mmu.o d
 like "$msg" 'the patch changes the layout of struct pde_opener' \
 	"  the layout change inode.o shows is the reason given"
 unlike "$msg" 'more than --max-units' "  (not the number of units)"
+
+create proc-opener-layout-own 3
+is "$rc" 1 "the layout change with a change to inode.c, 23 includers over --max-units 3: refused"
+like "$msg" '23 includers to preprocess \(over --max-units 3\): first the layouts the patch.s own units show' \
+	"  the patch's own unit compiled first"
+like "$msg" 'the patch changes the layout of struct pde_opener' "  the layout change inode.o shows is the reason"
+unlike "$msg" 'preprocessed [0-9]+ units before and after|as they were before the patch' \
+	"  without preprocessing the includers"
+create proc-opener-layout-own 40
+is "$rc" 1 "(positive) the same under --max-units 40: refused"
+like "$msg" 'preprocessed [0-9]+ units before and after|as they were before the patch' \
+	"  after the includers went through the filter"
+like "$msg" 'the patch changes the layout of struct pde_opener' "  for the same layout change"
