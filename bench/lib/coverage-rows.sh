@@ -53,3 +53,15 @@ create_cause() {
 		print "$r[0] $r[1]\n";
 	' "$1" "$2"
 }
+
+# init_only LOG: when a create found nothing to update because all that
+# changed is code or data used only at initialization (which has run), the
+# detail naming them; otherwise fails.
+init_only() {
+	local names
+	names=$(sed -n 's/^  note: \(.*\) runs only at initialization.*/\1/p
+		s/^  note: \(.*\) is used only at initialization.*/\1 (data)/p' "$1" |
+		head -5 | tr '\n' ' ')
+	[ -n "$names" ] || return 1
+	echo "only code or data used at initialization changed: $names"
+}

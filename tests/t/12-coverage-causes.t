@@ -8,7 +8,7 @@
 . "$KSPLICE_TOP/bench/lib/coverage-rows.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-plan 5
+plan 7
 
 cause() {	# RC, then the log's lines
 	local rc=$1
@@ -33,3 +33,14 @@ like "$(cause 1 'ksplice-create: the patch reaches 65 units whose code can chang
 like "$(cause 1 '  changed data: piix4_ids: its size (.rodata.piix4_ids; used by data piix4_driver)' \
 	'ksplice-create: the patch changes 1 existing variable ("changed data" above): ...')" \
 	'^existing-data piix4_ids: its size' "a change of existing data: existing-data"
+
+# "Nothing to update" because only what runs at initialization changed is
+# by nature: __init code, or a table only __init code reads (a DMI quirk
+# table gaining an entry).
+printf '%s\n' '  note: atkbd_dmi_quirk_table is used only at initialization; its change (size) is not applied' \
+	'ksplice-create: the patch changes no code in a function: nothing to update (...)' >"$tmp/log"
+like "$(init_only "$tmp/log")" 'initialization changed: atkbd_dmi_quirk_table \(data\)' \
+	"data used only at initialization: init-only"
+printf '%s\n' '  new function: typec_partner_usb_power_delivery_register (drivers/usb/typec/class.c, typec)' \
+	'ksplice-create: the patch changes no code in a function: nothing to update (...)' >"$tmp/log"
+init_only "$tmp/log" >/dev/null; ok $((! $?)) "(positive) a new function alone: not init-only"
