@@ -14,6 +14,7 @@
 #include "create.h"
 #include "includes.h"
 #include "layout.h"
+#include "newexports.h"
 #include "shared.h"
 #include "unsafe.h"
 
@@ -577,6 +578,7 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 	/* Read-only data patched in place is a change of its own. */
 	for (j = 0; j < u->diff.nr_data; j++)
 		changed += u->diff.data[j].in_place;
+	w->new_exports += exports_new(u, stderr);
 	if (hooks_read(&u->post, &u->diff, u->source, &u->hooks, stderr))
 		w->hook_errors++;
 	w->data_changes += unhandled_data(u);
@@ -749,8 +751,15 @@ int units_diff(struct work *w)
 		return -1;
 	if (unsafe_check(&w->update))
 		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
+	if (!replaces_any(&w->update) && !has_hooks(&w->update) &&
+	    w->new_exports)
+		return error("the patch adds %zu export%s (\"new export\" above) and changes no code in a function: an update does not carry new exports yet",
+			     w->new_exports, w->new_exports == 1 ? "" : "s");
 	if (!replaces_any(&w->update) && !has_hooks(&w->update))
 		return error("the patch changes no code in a function: nothing to update (no function replaced, no hook registered)");
+	if (w->new_exports)
+		fprintf(stderr, "  note: the update does not carry the %zu new export%s: a module that needs one will not load\n",
+			w->new_exports, w->new_exports == 1 ? "" : "s");
 	if (!replaces_any(&w->update))
 		fprintf(stderr, "  no function replaced: the update runs its hooks\n");
 	if (w->units.nr > 1)
