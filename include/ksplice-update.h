@@ -10,12 +10,13 @@
 #ifndef _KSPLICE_UPDATE_H
 #define _KSPLICE_UPDATE_H
 
-#define KSPLICE_ABI_VERSION	11	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
+#define KSPLICE_ABI_VERSION	12	/* 6: hooks; 7: new_vars, FUNC_GLOBAL;
 					 * 8: data (read-only data patched in
 					 * place); 9: ksplice_data.flags
 					 * (callback fields of writable data);
 					 * 10: ksplice_data.anchors;
-					 * 11: ksplice_reloc.flags */
+					 * 11: ksplice_reloc.flags;
+					 * 12: ksplice_object.exports */
 #define KSPLICE_ID_MAX		32
 #define KSPLICE_MAX_FUNCS	4096
 #define KSPLICE_MAX_CODE	(1 << 20)
@@ -269,6 +270,18 @@ struct ksplice_data {
 	unsigned int nr_anchors;
 };
 
+/*
+ * An export the patch adds: the kernel's struct kernel_symbol with
+ * position-relative fields (x86-64), as the module loader would read it.
+ */
+struct ksplice_export {
+	int value_offset;
+	int name_offset;
+	int namespace_offset;
+};
+
+#define KSPLICE_MAX_EXPORTS	1024
+
 struct ksplice_object {
 	const char *name;		/* "vmlinux" or a module name */
 	const struct ksplice_func *funcs;
@@ -290,6 +303,18 @@ struct ksplice_object {
 	unsigned int nr_new_vars;
 	const struct ksplice_data *data;	/* ABI 8 */
 	unsigned int nr_data;
+	/*
+	 * The exports the patch adds to this object (ABI 12), each table
+	 * sorted by name, with its symbol versions (NULL if the kernel has
+	 * none): the core makes them the update module's own while the
+	 * object's new code is live (exports.c).  One object at most.
+	 */
+	const struct ksplice_export *exports;
+	const int *export_crcs;
+	unsigned int nr_exports;
+	const struct ksplice_export *gpl_exports;
+	const int *gpl_export_crcs;
+	unsigned int nr_gpl_exports;
 };
 
 struct ksplice_update {

@@ -30,6 +30,7 @@ static const int ksplice_abort_errno[] = {
 	[KSPLICE_ABORT_UNEXPECTED] = -EIO,
 	[KSPLICE_ABORT_REFUSED] = -EPERM,
 	[KSPLICE_ABORT_PROBED] = -EBUSY,
+	[KSPLICE_ABORT_EXPORTS] = -EBUSY,
 };
 
 /* Records why an operation failed; returns the errno for the caller. */
@@ -304,7 +305,8 @@ static void ksplice_apply_hooks_post(struct ksplice_core *core, u64 objs,
 static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 {
 	const struct ksplice_update *u = core->update;
-	u64 objs = ksplice_hooks_objs(u, target);
+	/* An object's exports are published once its new code is live. */
+	u64 objs = ksplice_hooks_objs(u, target) | ksplice_exports_objs(u, target);
 	struct ksplice_view *v;
 	unsigned int i, k, nd;
 	int ret;
@@ -329,6 +331,10 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 		return 0;
 	}
 	ret = v->core.replacing ? ksplice_data_check_replace(&v->core) : 0;
+	if (!ret && ksplice_exports_clash(core, objs))
+		ret = ksplice_set_abort(&v->core, KSPLICE_ABORT_EXPORTS,
+					"another applied update exports %s",
+					ksplice_exports_clash(core, objs));
 	if (!ret)
 		ret = ksplice_match_all(&v->core);
 	if (!ret)
@@ -367,6 +373,8 @@ static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 				v->core.fs[k].run_addr = 0;
 	}
 	ksplice_view_done(v, core, ret);
+	if (!ret)
+		ksplice_exports_publish(core, objs);
 	ksplice_apply_hooks_post(core, objs, ret);
 	return ret;
 }
@@ -463,6 +471,9 @@ static int __ksplice_reverse(struct ksplice_core *core, bool force)
 	ret = ksplice_stack_check_reverse(core);
 	if (!ret)
 		ret = ksplice_added_check_reverse(core);
+	/* No module may bind to its exports while its code goes. */
+	if (!ret)
+		ret = ksplice_exports_withdraw(core, force);
 	if (ret)
 		return ret;
 	ret = ksplice_hooks_check(core, KSPLICE_HOOK_PRE_UNDO,
@@ -477,6 +488,7 @@ static int __ksplice_reverse(struct ksplice_core *core, bool force)
 	if (ret) {
 		/* Still applied: the state the pre-undo hooks took down is back. */
 		ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_APPLY, passed);
+		ksplice_exports_restore(core);
 		return ret;
 	}
 	ksplice_hooks_run(core->update, KSPLICE_HOOK_POST_UNDO,
@@ -511,7 +523,8 @@ static bool ksplice_targets(const struct ksplice_core *core, const char *name)
 		if (!strcmp(core->update->funcs[i].target, name))
 			return true;
 	return ksplice_hooks_in(core->update, name) ||
-	       ksplice_data_in(core, name);
+	       ksplice_data_in(core, name) ||
+	       ksplice_exports_objs(core->update, name);
 }
 
 /* The applied update targeting @name applied first after @after. */
@@ -573,6 +586,9 @@ static void ksplice_module_going(struct module *mod)
 
 	list_for_each_entry(core, &ksplice_updates, list) {
 		u = core->update;
+		/* A pinned module goes only if its init failed. */
+		if (core->exports_pin == mod)
+			ksplice_exports_withdraw(core, true);
 		ksplice_hooks_going(core, mod->name);
 		ksplice_data_going(core, mod->name);
 		for (i = 0; i < u->nr_funcs; i++) {
@@ -720,6 +736,7 @@ void ksplice_unregister_update(struct ksplice_update *update)
 	    __ksplice_reverse(core, true))
 		pr_crit("%s: unloaded while applied and cannot be reversed\n",
 			update->id);
+	ksplice_exports_withdraw(core, true);
 	list_del(&core->list);
 	ksplice_added_forget(core);
 	update->core = NULL;

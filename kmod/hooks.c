@@ -88,9 +88,13 @@ bool ksplice_object_runs(const struct ksplice_update *u, const char *name)
 {
 	int i = ksplice_obj_index(u, name);
 
-	/* Data patched in place may point at its added functions. */
+	/*
+	 * Data patched in place may point at its added functions, and its
+	 * exports may name them.
+	 */
 	return i >= 0 && (u->objs[i].nr_funcs || u->objs[i].nr_hooks ||
-			  u->objs[i].nr_data);
+			  u->objs[i].nr_data || u->objs[i].nr_exports ||
+			  u->objs[i].nr_gpl_exports);
 }
 
 /*

@@ -48,6 +48,7 @@ enum ksplice_abort {
 	KSPLICE_ABORT_UNEXPECTED,
 	KSPLICE_ABORT_REFUSED,		/* by a hook of the update */
 	KSPLICE_ABORT_PROBED,		/* a kprobe in the code */
+	KSPLICE_ABORT_EXPORTS,		/* its exports clash, or are in use */
 };
 
 /* What covers a byte of pre code, for matching. */
@@ -181,6 +182,8 @@ struct ksplice_core {
 	unsigned int nr_uses;
 	struct ksplice_prewalk *prewalk;	/* a view's, made before its
 						 * pre-apply hooks (prewalk.c) */
+	bool exports_live;		/* its exports published (exports.c) */
+	struct module *exports_pin;	/* the module target they hold */
 };
 
 /*
@@ -384,6 +387,13 @@ void ksplice_prewalk_free(struct ksplice_prewalk *pw);
 bool ksplice_prewalk_check(struct ksplice_prewalk *pw,
 			   const struct ksplice_ranges *rs,
 			   struct ksplice_conflicts *out);
+
+/* exports.c */
+u64 ksplice_exports_objs(const struct ksplice_update *u, const char *target);
+const char *ksplice_exports_clash(const struct ksplice_core *core, u64 objs);
+void ksplice_exports_publish(struct ksplice_core *core, u64 objs);
+int ksplice_exports_withdraw(struct ksplice_core *core, bool force);
+void ksplice_exports_restore(struct ksplice_core *core);
 
 /* hooks.c */
 int ksplice_hooks_validate(const struct ksplice_object *o, char *why,

@@ -47,6 +47,7 @@ static const char * const ksplice_abort_names[] = {
 	[KSPLICE_ABORT_UNEXPECTED] = "unexpected",
 	[KSPLICE_ABORT_REFUSED] = "refused",
 	[KSPLICE_ABORT_PROBED] = "probed",
+	[KSPLICE_ABORT_EXPORTS] = "exports",
 };
 
 const char *ksplice_stage_name(enum ksplice_stage stage)

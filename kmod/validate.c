@@ -486,6 +486,52 @@ static int ksplice_check_data_array(const struct ksplice_update *u,
 	return 0;
 }
 
+/*
+ * An export table of object @o: in the module, each name a string of the
+ * module, sorted (find_symbol() searches it by bisection), each value
+ * something of the module's own, the versions beside it.
+ */
+static int ksplice_check_export_table(const struct ksplice_update *u,
+				      const struct ksplice_object *o,
+				      const struct ksplice_export *t,
+				      const int *crcs, unsigned int nr,
+				      char *why, size_t len)
+{
+	const char *name, *prev = NULL;
+	unsigned int k;
+
+	if (!nr)
+		return 0;
+	if (nr > KSPLICE_MAX_EXPORTS ||
+	    !ksplice_in_mod(u->mod, t, nr * sizeof(*t)) ||
+	    (crcs && !ksplice_in_mod(u->mod, crcs, nr * sizeof(*crcs))))
+		return KSPLICE_WHY("%s: bad export table", o->name);
+	for (k = 0; k < nr; k++) {
+		name = offset_to_ptr(&t[k].name_offset);
+		if (!ksplice_str_ok(u->mod, name, KSYM_NAME_LEN - 1, false) ||
+		    !ksplice_str_ok(u->mod, offset_to_ptr(&t[k].namespace_offset),
+				    KSYM_NAME_LEN - 1, true) ||
+		    !ksplice_mod_room(u->mod, offset_to_ptr(&t[k].value_offset)))
+			return KSPLICE_WHY("%s: bad export %u", o->name, k);
+		if (prev && strcmp(prev, name) >= 0)
+			return KSPLICE_WHY("%s: exports not sorted at %s",
+					   o->name, name);
+		prev = name;
+	}
+	return 0;
+}
+
+static int ksplice_check_exports(const struct ksplice_update *u,
+				 const struct ksplice_object *o, char *why,
+				 size_t len)
+{
+	return ksplice_check_export_table(u, o, o->exports, o->export_crcs,
+					  o->nr_exports, why, len) ?:
+	       ksplice_check_export_table(u, o, o->gpl_exports,
+					  o->gpl_export_crcs, o->nr_gpl_exports,
+					  why, len);
+}
+
 static int ksplice_check_object(const struct ksplice_update *u,
 				unsigned int i, char *why, size_t len)
 {
@@ -512,7 +558,8 @@ static int ksplice_check_object(const struct ksplice_update *u,
 					    o->nr_hooks * sizeof(*o->hooks))))
 		return KSPLICE_WHY("%s: bad hook array", o->name);
 	ret = ksplice_check_vars(u, o, why, len) ?:
-	      ksplice_check_data_array(u, o, why, len);
+	      ksplice_check_data_array(u, o, why, len) ?:
+	      ksplice_check_exports(u, o, why, len);
 	if (ret)
 		return ret;
 	return ksplice_hooks_validate(o, why, len);
@@ -566,7 +613,7 @@ static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
 				   size_t len)
 {
 	struct ksplice_func *funcs, *added;
-	unsigned int i, nf = 0, na = 0, nd = 0;
+	unsigned int i, nf = 0, na = 0, nd = 0, ne = 0;
 	int ret = 0;
 
 	if (!u->nr_objs || u->nr_objs > KSPLICE_MAX_OBJS ||
@@ -579,15 +626,18 @@ static int ksplice_objects_flatten(struct ksplice_update *u, char *why,
 		ret = ksplice_check_object(u, i, why, len);
 		if (ret)
 			return ret;
+		ne += u->objs[i].nr_exports || u->objs[i].nr_gpl_exports;
 		nf += u->objs[i].nr_funcs;
 		na += u->objs[i].nr_new_funcs;
 		nd += u->objs[i].nr_data;
 	}
 	/*
-	 * An update of hooks alone, or of read-only data alone, replaces no
-	 * function but has something to do.
+	 * An update of hooks alone, of read-only data alone, or of exports
+	 * alone, replaces no function but has something to do.
 	 */
-	if ((!nf && !nd && !ksplice_update_has_hooks(u)) ||
+	if (ne > 1)
+		return KSPLICE_WHY("exports in %u objects", ne);
+	if ((!nf && !nd && !ne && !ksplice_update_has_hooks(u)) ||
 	    nf > KSPLICE_MAX_FUNCS || na > KSPLICE_MAX_FUNCS ||
 	    nd > KSPLICE_MAX_DATA)
 		return KSPLICE_WHY("bad function array");

@@ -211,6 +211,19 @@ out:
 	return ret ? -1 : 0;
 }
 
+/* "TARGET NAME": published now, or once the module TARGET loads. */
+static void print_export(const char *line)
+{
+	const char *sp = strchr(line, ' ');
+	char *target = xstrndup(line, sp - line);
+
+	if (!strcmp(target, "vmlinux") || module_present(target))
+		printf("  exports %s\n", sp + 1);
+	else
+		printf("  exports %s once module %s loads\n", sp + 1, target);
+	free(target);
+}
+
 static void print_done(const struct manifest *m)
 {
 	char **names = sysfs_function_names(m->id);
@@ -228,6 +241,8 @@ static void print_done(const struct manifest *m)
 		printf("  hook %s\n", m->hooks[i]);
 	for (i = 0; i < m->nr_data; i++)
 		printf("  patched %s in place\n", m->data[i]);
+	for (i = 0; i < m->nr_exports; i++)
+		print_export(m->exports[i]);
 	free_strv(names, -1);
 }
 

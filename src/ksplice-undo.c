@@ -120,6 +120,27 @@ static int reverse(const char *id)
 	return ret;
 }
 
+/*
+ * An update that adds exports (manifest "export" lines) is held by the
+ * modules using them: its module could not go, and the old code would run
+ * under modules built for the new.  Nothing is reversed then.
+ */
+static int check_holders(const char *id)
+{
+	char *name = update_module_name(id);
+	char *holders = module_holders(name);
+	int ret = 0;
+
+	if (holders) {
+		ret = error("update %s cannot be undone: modules use what it exports: %s; unload them first (rmmod %s)",
+			    id, holders, holders);
+		note("The update stays applied.");
+	}
+	free(holders);
+	free(name);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const char *id;
@@ -148,7 +169,7 @@ int main(int argc, char **argv)
 		return unload(id) ? 1 : 0;
 	}
 	free(stage);
-	if (reverse(id))
+	if (check_holders(id) || reverse(id))
 		return 1;
 	state_forget(id);
 	unload(id);

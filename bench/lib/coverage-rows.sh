@@ -42,7 +42,6 @@ create_cause() {
 		  $e =~ /more than --max-reach/ ? ("max-reach", $e) :
 		  $e =~ /changes no C source that this configuration builds/ ? ("no-unit-includes-it", $e) :
 		  $e =~ /changes nothing the code of the \d+ units including it can see/ ? ("no-unit-sees-it", $e) :
-		  $e =~ /does not carry new exports/ ? ("new-export", join(" ", map { s/^\s*new export: (\S+).*/$1/r } grep { /^  new export: / } @l)) :
 		  $e =~ /changes no code in a function/ ? ("nothing-to-update", $e) :
 		  $e =~ /building the update module failed/ ? ("module-build", $build || $e) :
 		  $e =~ /building the ksplice core module failed/ ? ("core-build", $build || $e) :

@@ -779,3 +779,49 @@ int tree_add_header(struct tree *t, const char *from, const char *rel)
 	free(to);
 	return ret;
 }
+
+static int run_in_tree_shell(const struct tree *t, const char *sh)
+{
+	int fd = open(t->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	pid = spawn((const char *const[]){ "/bin/sh", "-c", sh, NULL },
+		    &(struct spawn_io){ .out = fd, .err = fd, .dir = t->obj });
+	close(fd);
+	return pid < 0 ? -1 : wait_child(pid);
+}
+
+/*
+ * The versions (modversions CRCs) of @unit's exports, "#SYMVER name crc"
+ * lines into @out: genksyms on its source preprocessed with the flags of
+ * its last compile (its .cmd file), as Kbuild's gen_symversions does; the
+ * dry run's recipes do not hold that step.
+ */
+int tree_symvers(const struct tree *t, const char *unit, const char *out)
+{
+	const char *slash = strrchr(unit, '/');
+	char *cmdf = xasprintf("%s/%.*s.%s.cmd", t->obj,
+			       (int)(slash ? slash + 1 - unit : 0), unit,
+			       slash ? slash + 1 : unit);
+	char *text = slurp(cmdf, NULL), *cpp = NULL, *sh = NULL, *p;
+	int ret = -1;
+
+	p = text ? strstr(text, " := ") : NULL;
+	if (p)
+		cpp = build_cpp_command(p + 4, strcspn(p + 4, "\n"), unit);
+	if (cpp) {
+		sh = xasprintf("%s -D__GENKSYMS__ | scripts/genksyms/genksyms -r /dev/null >%s",
+			       cpp, out);
+		ret = run_in_tree_shell(t, sh);
+	}
+	if (ret)
+		error("cannot version the exports of %s (genksyms; see %s)",
+		      unit, t->log);
+	free(sh);
+	free(cpp);
+	free(text);
+	free(cmdf);
+	return ret ? -1 : 0;
+}

@@ -83,6 +83,9 @@ int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
 
 int run_logged(char *const argv[], const char *log);
 
+/* genksyms' "#SYMVER name crc" lines of @unit's exports into @out. */
+int tree_symvers(const struct tree *t, const char *unit, const char *out);
+
 /* Puts the file @from at include/@rel of the tree (unless it is there). */
 int tree_add_header(struct tree *t, const char *from, const char *rel);
 

@@ -9,6 +9,7 @@
 
 #include "ksplice-update.h"
 #include "emit.h"
+#include "newexports.h"
 #include "newobj.h"
 #include "special.h"
 #include "util.h"
@@ -582,12 +583,14 @@ static size_t emit_hooks(FILE *out, const struct update *u,
  * The update's objects: its functions grouped by target, in the order
  * the units name the targets.
  */
-static void emit_objects(FILE *out, const struct update *u,
-			 struct newobj **nos)
+static int emit_objects(FILE *out, const struct update *u,
+			struct newobj **nos)
 {
 	struct strv targets = { 0 };
 	size_t un, k, nc, nn, *nh, *nv, *nd;
+	unsigned int *ne, *ng;
 	char name[64];
+	int ret = 0;
 
 	for (un = 0; un < u->nr_units; un++)
 		if (!strv_has(&targets, u->units[un].target))
@@ -595,7 +598,11 @@ static void emit_objects(FILE *out, const struct update *u,
 	nh = xcalloc(targets.nr + 1, sizeof(*nh));
 	nv = xcalloc(targets.nr + 1, sizeof(*nv));
 	nd = xcalloc(targets.nr + 1, sizeof(*nd));
+	ne = xcalloc(targets.nr + 1, sizeof(*ne));
+	ng = xcalloc(targets.nr + 1, sizeof(*ng));
 	for (k = 0; k < targets.nr; k++) {
+		if (exports_emit(out, u, nos, targets.v[k], k, &ne[k], &ng[k]))
+			ret = -1;
 		nh[k] = emit_hooks(out, u, nos, targets.v[k], k);
 		nd[k] = emit_data(out, u, targets.v[k], k);
 		nv[k] = emit_vars(out, u, nos, targets.v[k], k);
@@ -628,13 +635,17 @@ static void emit_objects(FILE *out, const struct update *u,
 		if (nd[k])
 			fprintf(out, "\t\t.data = data_%zu,\n\t\t.nr_data = ARRAY_SIZE(data_%zu),\n",
 				k, k);
+		exports_emit_fields(out, k, ne[k], ng[k]);
 		fprintf(out, "\t},\n");
 	}
 	fprintf(out, "};\n\n");
 	free(nh);
 	free(nv);
 	free(nd);
+	free(ne);
+	free(ng);
 	strv_free(&targets);
+	return ret;
 }
 
 /*
@@ -685,7 +696,10 @@ static int emit_update_c(const struct update *u, struct newobj **nos,
 		fclose(out);
 		return -1;
 	}
-	emit_objects(out, u, nos);
+	if (emit_objects(out, u, nos)) {
+		fclose(out);
+		return -1;
+	}
 	emit_load_syms(out, u->load_syms);
 	fprintf(out, "static struct ksplice_update update = {\n");
 	fprintf(out, "\t.abi = KSPLICE_ABI_VERSION,\n\t.id = \"%s\",\n\t.kernel_release = \"%s\",\n",

@@ -4,9 +4,31 @@
 #define KSPLICE_NEWEXPORTS_H
 
 #include <stdio.h>
+#include "manifest.h"
+#include "newobj.h"
 #include "update.h"
 
+/* Is @s (of the post object) the ksymtab entry of an export pre lacks? */
+bool export_is_new(const struct object *pre, const struct symbol *s);
+/* What ksymtab entry @s exports: the global symbol of @post, or NULL. */
+const struct symbol *export_target(const struct object *post,
+				   const struct symbol *s);
 /* How many exports unit @u adds; each one named to @log. */
 size_t exports_new(const struct unit *u, FILE *log);
+/* Does the object at @post_path export a name the one at @pre_path does not? */
+bool exports_added(const char *pre_path, const char *post_path);
+/* Are the exports @u adds all new code or variables?  Says why not. */
+int exports_check(const struct unit *u);
+/*
+ * update.c's tables of the exports of @target's units (object @k), and
+ * how many of each kind; then the fields of its struct ksplice_object.
+ */
+int exports_emit(FILE *out, const struct update *u, struct newobj **nos,
+		 const char *target, size_t k, unsigned int *nr_plain,
+		 unsigned int *nr_gpl);
+void exports_emit_fields(FILE *out, size_t k, unsigned int nr_plain,
+			 unsigned int nr_gpl);
+/* Adds the exports unit @u adds to @m. */
+void exports_to_manifest(const struct unit *u, struct manifest *m);
 
 #endif

@@ -42,6 +42,7 @@
 #include <libelf.h>
 
 #include "ksplice-update.h"
+#include "newexports.h"
 #include "newobj.h"
 #include "shared.h"
 #include "special.h"
@@ -567,6 +568,26 @@ static void alt_krelocs_to_load_syms(struct newobj *no)
 	no->nr_krelocs = kept;
 }
 
+/*
+ * A new variable the patch exports is carried even if no new code uses
+ * it (an exported mutex for the modules of a later release): the
+ * export names it (newexports.c).
+ */
+static void carry_exported_vars(struct newobj *no)
+{
+	const struct object *post = &no->unit->post;
+	const struct symbol *t;
+	size_t k;
+
+	for (k = 0; k < post->nr_syms; k++) {
+		if (!export_is_new(&no->unit->pre, &post->syms[k]))
+			continue;
+		t = export_target(post, &post->syms[k]);
+		if (t && t->type == STT_OBJECT && find_included(no, t->sec, t->st.st_value) < 0)
+			include_section(no, t->sec);
+	}
+}
+
 struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 {
 	struct newobj *no = xcalloc(1, sizeof(*no));
@@ -592,6 +613,7 @@ struct newobj *newobj_build(const struct update *u, unsigned int unit_nr)
 				     f->bind == STB_GLOBAL;
 	}
 	nr_funcs = no->nr_secs;
+	carry_exported_vars(no);
 	for (i = 0; i < no->nr_secs; i++)
 		if (!no->secs[i].scanned)
 			scan_relocs(no, i);

@@ -14,6 +14,7 @@
 
 #include "create.h"
 #include "load-symbols.h"
+#include "newexports.h"
 #include "update-file.h"
 
 static bool is_source(const char *name)
@@ -261,6 +262,8 @@ int package_write(struct work *w)
 			if (w->update.units[i].diff.data[j].in_place)
 				manifest_add_data(&m,
 					w->update.units[i].diff.data[j].pre->name);
+	for (i = 0; i < w->update.nr_units; i++)
+		exports_to_manifest(&w->update.units[i], &m);
 	for (i = 0; i < w->load_syms.nr; i++)
 		manifest_add_load_sym(&m, w->load_syms.targets[i],
 				      w->load_syms.names[i]);

@@ -495,6 +495,28 @@ static int compile_all(struct work *w, const char *stage)
 	return ret;
 }
 
+/*
+ * The versions of the exports the patch adds, while the post source is
+ * there: post-N.o.symvers (newexports.c).
+ */
+static int version_new_exports(struct work *w)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < w->units.nr; i++) {
+		char *pre = obj_path(w, "pre", i), *post = obj_path(w, "post", i);
+		char *out = xasprintf("%s.symvers", post);
+
+		if (exports_added(pre, post))
+			ret = tree_symvers(&w->tree, w->units.v[i], out);
+		free(out);
+		free(pre);
+		free(post);
+	}
+	return ret;
+}
+
 int units_compile(struct work *w)
 {
 	int ret;
@@ -512,6 +534,8 @@ int units_compile(struct work *w)
 			     w->o->patch, w->o->source);
 	}
 	ret = compile_all(w, "post");
+	if (!ret)
+		ret = version_new_exports(w);
 	if (tree_patch(&w->tree, w->o->patch, true, false))
 		return error("could not take the patch back out of %s; it is removed on the next run",
 			     w->tree.src);
@@ -578,7 +602,11 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 	/* Read-only data patched in place is a change of its own. */
 	for (j = 0; j < u->diff.nr_data; j++)
 		changed += u->diff.data[j].in_place;
-	w->new_exports += exports_new(u, stderr);
+	u->nr_new_exports = exports_new(u, stderr);
+	changed += u->nr_new_exports;
+	if (u->nr_new_exports && exports_check(u))
+		return -1;
+	w->new_exports += u->nr_new_exports;
 	if (hooks_read(&u->post, &u->diff, u->source, &u->hooks, stderr))
 		w->hook_errors++;
 	w->data_changes += unhandled_data(u);
@@ -727,6 +755,23 @@ static bool has_hooks(const struct update *u)
 	return false;
 }
 
+/* How many objects (targets) the update's exports are in. */
+static size_t exports_targets(const struct update *u)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < u->nr_units; i++) {
+		if (!u->units[i].nr_new_exports)
+			continue;
+		for (k = 0; k < i; k++)
+			if (u->units[k].nr_new_exports &&
+			    !strcmp(u->units[k].target, u->units[i].target))
+				break;
+		n += k == i;
+	}
+	return n;
+}
+
 /* The units whose code changed make the update; the others are dropped. */
 int units_diff(struct work *w)
 {
@@ -751,17 +796,14 @@ int units_diff(struct work *w)
 		return -1;
 	if (unsafe_check(&w->update))
 		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
+	if (exports_targets(&w->update) > 1)
+		return error("the patch adds exports to more than one object (vmlinux, modules): an update carries one object's");
 	if (!replaces_any(&w->update) && !has_hooks(&w->update) &&
-	    w->new_exports)
-		return error("the patch adds %zu export%s (\"new export\" above) and changes no code in a function: an update does not carry new exports yet",
-			     w->new_exports, w->new_exports == 1 ? "" : "s");
-	if (!replaces_any(&w->update) && !has_hooks(&w->update))
-		return error("the patch changes no code in a function: nothing to update (no function replaced, no hook registered)");
-	if (w->new_exports)
-		fprintf(stderr, "  note: the update does not carry the %zu new export%s: a module that needs one will not load\n",
-			w->new_exports, w->new_exports == 1 ? "" : "s");
+	    !w->new_exports)
+		return error("the patch changes no code in a function: nothing to update (no function replaced, no hook registered, no export added)");
 	if (!replaces_any(&w->update))
-		fprintf(stderr, "  no function replaced: the update runs its hooks\n");
+		fprintf(stderr, "  no function replaced: the update %s\n",
+			has_hooks(&w->update) ? "runs its hooks" : "adds exports");
 	if (w->units.nr > 1)
 		fprintf(stderr, "  %zu of %zu units changed\n", w->update.nr_units,
 			w->units.nr);

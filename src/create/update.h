@@ -51,6 +51,7 @@ struct unit {
 	struct object pre, post;
 	struct diff diff;
 	struct hooks hooks;		/* the patch author's (hooks.c) */
+	size_t nr_new_exports;		/* exports it adds (newexports.c) */
 };
 
 struct update {

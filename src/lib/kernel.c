@@ -79,6 +79,29 @@ bool module_present(const char *name)
 	return ok;
 }
 
+char *module_holders(const char *name)
+{
+	char *path = xasprintf("/sys/module/%s/holders", name), *list = NULL;
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t len = 0, n;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = strlen(de->d_name);
+		list = xrealloc(list, len + n + 2);
+		if (len)
+			list[len++] = ' ';
+		memcpy(list + len, de->d_name, n + 1);
+		len += n;
+	}
+	if (d)
+		closedir(d);
+	free(path);
+	return list;
+}
+
 int module_probe(const char *name)
 {
 	const char *argv[] = { "modprobe", name, NULL };
@@ -352,6 +375,11 @@ static const struct abort_cause causes[] = {
 	    "a kprobe is set in the update's code" },
 	  { "Nothing was changed; remove the kprobe (perf probe -d EVENT, or its line in /sys/kernel/tracing/kprobe_events) and retry.",
 	    "The update stays applied; remove the kprobe (perf probe -d EVENT, or its line in /sys/kernel/tracing/kprobe_events) and retry." } },
+	{ "exports",
+	  { "another applied update exports a name it exports",
+	    "modules use names it exports" },
+	  { "Nothing was changed; a cumulative update (ksplice-create --replace) takes the other update's exports over, or undo that update first.",
+	    "The update stays applied; unload the modules the detail names, then undo it." } },
 	{ "unexpected",
 	  { "the ksplice core hit an unexpected error",
 	    "the ksplice core hit an unexpected error" },

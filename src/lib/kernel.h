@@ -40,6 +40,8 @@ int check_module_privilege(void);
 int module_load(const char *path);
 /* Is module @name loaded (or built in with a /sys/module entry)? */
 bool module_present(const char *name);
+/* The modules using module @name's exports, space-separated, or NULL. */
+char *module_holders(const char *name);
 /* modprobe @name; 0 or its exit status.  Honours KSPLICE_FAKE_MODULES. */
 int module_probe(const char *name);
 /* delete_module(O_NONBLOCK): 0 or -errno (-ENOENT: not loaded). */

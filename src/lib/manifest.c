@@ -74,6 +74,7 @@ void manifest_free(struct manifest *m)
 	free_strv(m->cves, m->nr_cves);
 	free_strv(m->hooks, m->nr_hooks);
 	free_strv(m->data, m->nr_data);
+	free_strv(m->exports, m->nr_exports);
 	manifest_init(m);
 }
 
@@ -122,6 +123,16 @@ void manifest_add_data(struct manifest *m, const char *name)
 	m->data[m->nr_data++] = xstrdup(name);
 	if (m->format < UPDATE_FORMAT_DATA)
 		m->format = UPDATE_FORMAT_DATA;
+}
+
+void manifest_add_export(struct manifest *m, const char *target,
+			 const char *name)
+{
+	m->exports = xrealloc(m->exports,
+			      (m->nr_exports + 1) * sizeof(char *));
+	m->exports[m->nr_exports++] = xasprintf("%s %s", target, name);
+	if (m->format < UPDATE_FORMAT_EXPORTS)
+		m->format = UPDATE_FORMAT_EXPORTS;
 }
 
 /* A token: printable ASCII, no spaces, so it can't break a line apart. */
@@ -244,11 +255,20 @@ static int validate_functions(const struct manifest *m, const char *where)
 
 	/*
 	 * An update of hooks alone replaces nothing: it runs them; one of
-	 * read-only data alone patches that.
+	 * read-only data alone patches that; one of exports alone adds them.
 	 */
-	if (m->nr_functions == 0 && !m->nr_hooks && !m->nr_data)
-		return error("%s: no 'function', 'hook' or 'data' line: an update replaces a function, runs hooks or patches data",
+	if (m->nr_functions == 0 && !m->nr_hooks && !m->nr_data &&
+	    !m->nr_exports)
+		return error("%s: no 'function', 'hook', 'data' or 'export' line: an update replaces a function, runs hooks, patches data or adds exports",
 			     where);
+	for (i = 0; i < m->nr_exports; i++) {
+		const char *v = m->exports[i], *sp = strchr(v, ' ');
+
+		if (!sp || !module_name_valid(v, sp - v) ||
+		    !token_valid(sp + 1, UPDATE_VALUE_MAX - 1))
+			return error("%s: invalid export '%.80s': expected TARGET NAME",
+				     where, v);
+	}
 	if (m->nr_data > KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS)
 		return error("%s: %zu data lines, more than %d", where,
 			     m->nr_data, KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS);
@@ -352,6 +372,8 @@ char *manifest_format(const struct manifest *m)
 		size += strlen(m->hooks[i]) + 8;
 	for (i = 0; i < m->nr_data; i++)
 		size += strlen(m->data[i]) + 8;
+	for (i = 0; i < m->nr_exports; i++)
+		size += strlen(m->exports[i]) + 10;
 	size += strlen(m->id) + strlen(m->kernel_release) + strlen(m->target);
 	if (m->created_by)
 		size += strlen(m->created_by);
@@ -378,6 +400,8 @@ char *manifest_format(const struct manifest *m)
 		p += sprintf(p, "hook: %s\n", m->hooks[i]);
 	for (i = 0; i < m->nr_data; i++)
 		p += sprintf(p, "data: %s\n", m->data[i]);
+	for (i = 0; i < m->nr_exports; i++)
+		p += sprintf(p, "export: %s\n", m->exports[i]);
 	for (i = 0; i < m->nr_load_syms; i++)
 		p += sprintf(p, "load_symbol: %s\n", m->load_syms[i]);
 	for (i = 0; i < ARRAY_SIZE(input_keys); i++)
@@ -501,6 +525,15 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 			return error("%s: more than %d data lines", where,
 				     KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS);
 		manifest_add_data(m, value);
+		return 0;
+	}
+	if (!strcmp(line, "export") && m->format >= UPDATE_FORMAT_EXPORTS) {
+		if (m->nr_exports >= UPDATE_EXPORTS_MAX)
+			return error("%s: more than %d export lines", where,
+				     UPDATE_EXPORTS_MAX);
+		m->exports = xrealloc(m->exports,
+				      (m->nr_exports + 1) * sizeof(char *));
+		m->exports[m->nr_exports++] = xstrdup(value);
 		return 0;
 	}
 	if (!strcmp(line, "cve") && m->format >= UPDATE_FORMAT_CVES) {

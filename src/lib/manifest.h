@@ -21,17 +21,21 @@
  * 4: hook lines too; written only by an update that has hooks (one of
  * hooks alone has no function line, which an older ksplice refuses).
  * 5: data lines too (read-only variables patched in place); written only
- * by an update that has them, for the same reason. */
+ * by an update that has them, for the same reason.
+ * 6: export lines too (names the update module exports anew); written
+ * only by an update that has them. */
 #define UPDATE_FORMAT		2
 #define UPDATE_FORMAT_CVES	3
 #define UPDATE_FORMAT_HOOKS	4
 #define UPDATE_FORMAT_DATA	5
+#define UPDATE_FORMAT_EXPORTS	6
 #define UPDATE_FORMAT_MIN	1
-#define UPDATE_FORMAT_MAX	5
+#define UPDATE_FORMAT_MAX	6
 /* Caps on values: far above real sizes, low enough that a hostile
  * manifest can't fill memory. */
 #define UPDATE_VALUE_MAX	512
 #define UPDATE_CVES_MAX		4096
+#define UPDATE_EXPORTS_MAX	4096
 #define UPDATE_HOOKS_MAX	(KSPLICE_MAX_HOOKS * KSPLICE_MAX_OBJS)		/* one manifest value (KSYM_NAME_LEN) */
 
 struct manifest {
@@ -49,6 +53,9 @@ struct manifest {
 	/* kallsyms names of the read-only variables patched in place (5) */
 	char **data;
 	size_t nr_data;
+	/* "TARGET NAME": names the update publishes, new to the kernel (6) */
+	char **exports;
+	size_t nr_exports;
 	/* "TARGET NAME": the k-th sets __ksplice_load_<k> (ksplice_load_sym) */
 	char **load_syms;
 	size_t nr_load_syms;
@@ -83,6 +90,9 @@ void manifest_add_cve(struct manifest *m, const char *cve);
 void manifest_add_hook(struct manifest *m, const char *kind, const char *fn);
 /* Adds @name to m->data (and makes the format 5). */
 void manifest_add_data(struct manifest *m, const char *name);
+/* Adds "@target @name" to m->exports (and makes the format 6). */
+void manifest_add_export(struct manifest *m, const char *target,
+			 const char *name);
 bool cve_id_valid(const char *s);
 /* Adds "TARGET NAME" to m->load_syms. */
 void manifest_add_load_sym(struct manifest *m, const char *target,

@@ -267,8 +267,8 @@ my @refusals = (
 	 qr/invalid update id 'Bad-Id'/],
 	['a 33-character id', [ 'manifest:text:' . manifest(id => 'a' x 33), @mods ],
 	 qr/invalid update id 'a{33}'/],
-	['an unknown format', [ 'manifest:text:' . manifest(format => 6), @mods ],
-	 qr/update file format 6 is not supported/],
+	['an unknown format', [ 'manifest:text:' . manifest(format => 7), @mods ],
+	 qr/update file format 7 is not supported/],
 	['a gzip that is not a tar', [], undef],
 );
 for my $r (@refusals) {
@@ -346,11 +346,15 @@ sub manifest2 {
 my @manifests = (
 	['an unknown key', manifest(extra => "colour: blue\n"), qr/unknown key 'colour'/],
 	['a duplicate id', manifest(extra => "id: other\n"), qr/'id' given twice/],
-	['no function', manifest(no_function => 1), qr/no 'function', 'hook' or 'data' line/],
+	['no function', manifest(no_function => 1), qr/no 'function', 'hook', 'data' or 'export' line/],
 	['a data line before format 5', manifest(format => 4, extra => "data: tab\n"),
 	 qr/unknown key 'data'/],
 	['a data name with a space', manifest(format => 5, extra => "data: a b\n"),
 	 qr/invalid data name 'a b'/],
+	['an export line before format 6', manifest(format => 5, extra => "export: vmlinux f\n"),
+	 qr/unknown key 'export'/],
+	['an export without its target', manifest(format => 6, extra => "export: f\n"),
+	 qr/invalid export 'f': expected TARGET NAME/],
 	['a hook line before format 4', manifest(format => 3, extra => "hook: stop-apply f\n"),
 	 qr/unknown key 'hook'/],
 	['a hook of an unknown kind', manifest(format => 4, extra => "hook: mid-apply f\n"),

@@ -7,7 +7,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 51
+plan 46
 src=$(ksplice_source)
 sum_before=$(md5sum "$src/fs/proc/cmdline.c")
 
@@ -133,23 +133,6 @@ ok $? "with a change to normal code too, the update builds"
 log=$(cat "$tmp/create-initmix.log")
 like "$log" 'changed function: cmdline_proc_show' "  replacing that function"
 like "$log" 'note: proc_cmdline_init runs only at initialization' "  and noting the __init one"
-
-# New exports are not carried yet: exports alone are refused for that
-# reason; beside a code change, the update builds without them, noted.
-upd=$(make_update "$KSPLICE_TOP/tests/patches/new-exports.patch" newexp)
-ok $(( $? == 0 )) "a patch of new exports alone builds no update"
-like "$(cat "$tmp/create-newexp.log")" \
-	'adds 2 exports \("new export" above\) and changes no code in a function: an update does not carry new exports yet' \
-	"  ... saying that updates do not carry new exports"
-like "$(cat "$tmp/create-newexp.log")" 'new export: ksplice_test_twice \(fs/proc/loadavg.c, vmlinux\)' \
-	"  ... and naming them"
-cat "$KSPLICE_TOP/tests/patches/new-exports.patch" "$KSPLICE_TOP/tests/patches/getppid.patch" \
-	>"$tmp/expmix.patch"
-upd=$(make_update "$tmp/expmix.patch" expmix)
-ok $? "with a change to a function beside them, the update builds"
-like "$(cat "$tmp/create-expmix.log")" \
-	'note: the update does not carry the 2 new exports: a module that needs one will not load' \
-	"  noting the exports it does not carry"
 
 # -o DIR is checked before anything is built.
 t0=$(date +%s)
