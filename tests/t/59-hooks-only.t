@@ -46,7 +46,7 @@ out=$(ksplice-create --build "$KSPLICE_BUILD" --patch "$tmp/comment.patch" --id 
 	-o "$tmp/c" "$(ksplice_source)" 2>&1)
 rc=$?
 ok $([ "$rc" != 0 ]; echo $?) "a patch that changes no function and has no hooks is refused (exit $rc)"
-like "$out" 'changes no code in a function: nothing to update \(no function replaced, no hook registered\)' "  as nothing to update"
+like "$out" 'changes no code in a function: nothing to update \(no function replaced, no hook registered, no export added\)' "  as nothing to update"
 
 out=$(vm --file "$upd" --file "$hor" -- '
 	echo "MAX0 $(cat /proc/sys/fs/pipe-max-size)"
