@@ -453,6 +453,17 @@ static int set_once(char **field, const char *key, const char *value,
 	return 0;
 }
 
+/* Appends @value to a list of manifest lines, at most @max of them. */
+static int push_line(char ***v, size_t *nr, size_t max, const char *value,
+		     const char *key, const char *where)
+{
+	if (*nr >= max)
+		return error("%s: more than %zu %s lines", where, max, key);
+	*v = xrealloc(*v, (*nr + 1) * sizeof(char *));
+	(*v)[(*nr)++] = xstrdup(value);
+	return 0;
+}
+
 static int parse_line(struct manifest *m, char *line, const char *where,
 		      int nr)
 {
@@ -494,15 +505,9 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		manifest_add_function(m, value);
 		return 0;
 	}
-	if (!strcmp(line, "load_symbol")) {
-		if (m->nr_load_syms >= KSPLICE_MAX_LOAD_SYMS)
-			return error("%s: more than %d load symbols", where,
-				     KSPLICE_MAX_LOAD_SYMS);
-		m->load_syms = xrealloc(m->load_syms,
-					(m->nr_load_syms + 1) * sizeof(char *));
-		m->load_syms[m->nr_load_syms++] = xstrdup(value);
-		return 0;
-	}
+	if (!strcmp(line, "load_symbol"))
+		return push_line(&m->load_syms, &m->nr_load_syms,
+				 KSPLICE_MAX_LOAD_SYMS, value, line, where);
 	if (!strcmp(line, "member_sha256") && m->format >= 2) {
 		if (m->nr_members >= 2)
 			return error("%s: line %d: more member_sha256 lines than members",
@@ -512,14 +517,9 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		m->members[m->nr_members++] = xstrdup(value);
 		return 0;
 	}
-	if (!strcmp(line, "hook") && m->format >= UPDATE_FORMAT_HOOKS) {
-		if (m->nr_hooks >= UPDATE_HOOKS_MAX)
-			return error("%s: more than %d hook lines", where,
-				     UPDATE_HOOKS_MAX);
-		m->hooks = xrealloc(m->hooks, (m->nr_hooks + 1) * sizeof(char *));
-		m->hooks[m->nr_hooks++] = xstrdup(value);
-		return 0;
-	}
+	if (!strcmp(line, "hook") && m->format >= UPDATE_FORMAT_HOOKS)
+		return push_line(&m->hooks, &m->nr_hooks, UPDATE_HOOKS_MAX,
+				 value, line, where);
 	if (!strcmp(line, "data") && m->format >= UPDATE_FORMAT_DATA) {
 		if (m->nr_data >= KSPLICE_MAX_DATA * KSPLICE_MAX_OBJS)
 			return error("%s: more than %d data lines", where,
@@ -527,15 +527,9 @@ static int parse_line(struct manifest *m, char *line, const char *where,
 		manifest_add_data(m, value);
 		return 0;
 	}
-	if (!strcmp(line, "export") && m->format >= UPDATE_FORMAT_EXPORTS) {
-		if (m->nr_exports >= UPDATE_EXPORTS_MAX)
-			return error("%s: more than %d export lines", where,
-				     UPDATE_EXPORTS_MAX);
-		m->exports = xrealloc(m->exports,
-				      (m->nr_exports + 1) * sizeof(char *));
-		m->exports[m->nr_exports++] = xstrdup(value);
-		return 0;
-	}
+	if (!strcmp(line, "export") && m->format >= UPDATE_FORMAT_EXPORTS)
+		return push_line(&m->exports, &m->nr_exports, UPDATE_EXPORTS_MAX,
+				 value, line, where);
 	if (!strcmp(line, "cve") && m->format >= UPDATE_FORMAT_CVES) {
 		if (m->nr_cves >= UPDATE_CVES_MAX)
 			return error("%s: more than %d cve lines", where,

@@ -74,6 +74,7 @@ ok $? "the modules using them build" || sed 's/^/# /' "$tmp/users.log" | tail -2
 cp "$tmp/bad/ksplice_export_user.ko" "$tmp/badver.ko"
 rm -rf "$tmp"/ksplice-create.* "$work" "$mwork"
 
+oopses='dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"'
 out=$(vm --file "$tmp/ksplice-nexp.tar.gz" --file "$tmp/ksplice-nexp2.tar.gz" \
 	--file "$tmp/ksplice-nexp3.tar.gz" --file "$tmp/users/ksplice_export_user.ko" \
 	--file "$tmp/badver.ko" -- '
@@ -95,8 +96,7 @@ out=$(vm --file "$tmp/ksplice-nexp.tar.gz" --file "$tmp/ksplice-nexp2.tar.gz" \
 	rmmod ksplice_export_user; ksplice-undo nexp2 >/dev/null; echo "UNDO=$?"
 	insmod ksplice_export_user.ko 2>/dev/null; echo "USE-AFTER=$?"
 	dmesg | grep -E "ksplice export user:|disagrees about version" | sed "s/^.*\] /LOG /"
-	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
-' 2>&1)
+'"$oopses" 2>&1)
 ok $? "the guest ran the vmlinux scenario (the rig exited 0)"
 diag "$out"
 like "$out" 'USE-BEFORE=[1-9]' "before the update, the module using the exports does not load"
@@ -130,8 +130,7 @@ out=$(vm --module dummy --file "$tmp/ksplice-nexpm.tar.gz" \
 	rmmod ksplice_export_user_dummy; ksplice-undo nexpm >/dev/null; echo "UNDO=$?"
 	rmmod dummy; echo "RM-DUMMY2=$?"
 	dmesg | grep -E "ksplice export user of dummy|nexpm: exports" | sed "s/^.*\] /LOG /"
-	dmesg | grep -E "Oops|BUG:|WARNING:|general protection" | sed "s/^/DMESG: /"
-' 2>&1)
+'"$oopses" 2>&1)
 ok $? "the guest ran the module scenario (the rig exited 0)"
 diag "$out"
 like "$out" 'exports ksplice_dummy_count once module dummy loads' "applied while dummy is not loaded, saying when it exports"
