@@ -13,8 +13,11 @@
  * gives them), and the core publishes them once the code is live
  * (kmod/exports.c).  Their names are the new code's: a new global
  * function under its own name, a new variable under the name newobj.c
- * gives it.  Exporting what the running kernel has (an existing function
- * exported anew) is refused: nothing of the update's would be exported.
+ * gives it.  Not carried, with a note: an export of what the running
+ * kernel has (an existing function exported anew: nothing of the
+ * update's to export), and those of a second object (the core publishes
+ * one object's, as its module comes and goes).  The update still brings
+ * the rest of the patch.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,18 +66,40 @@ const struct symbol *export_target(const struct object *post,
 	return find_symbol(post, s->name + strlen(KSYMTAB_SYM), true);
 }
 
-size_t exports_new(const struct unit *u, FILE *log)
+/* Is what @s exports new code of the patch's (not the running kernel's)? */
+static bool exports_new_code(const struct unit *u, const struct symbol *s)
+{
+	const struct symbol *t = export_target(&u->post, s);
+
+	return t && !find_symbol(&u->pre, t->name, true);
+}
+
+bool export_carried(const struct unit *u, const struct symbol *s)
+{
+	return u->nr_new_exports && export_is_new(&u->pre, s) &&
+	       exports_new_code(u, s);
+}
+
+size_t exports_new(const struct unit *u, const char *only, FILE *log)
 {
 	size_t k, n = 0;
 
 	for (k = 0; k < u->post.nr_syms; k++) {
 		const struct symbol *s = &u->post.syms[k];
+		const char *name = s->name + strlen(KSYMTAB_SYM);
 
 		if (!export_is_new(&u->pre, s))
 			continue;
-		fprintf(log, "  new export: %s (%s, %s)\n",
-			s->name + strlen(KSYMTAB_SYM), u->source, u->target);
-		n++;
+		fprintf(log, "  new export: %s (%s, %s)\n", name, u->source,
+			u->target);
+		if (only && strcmp(only, u->target))
+			fprintf(log, "  note: new export %s is not carried: an update carries one object's exports, and %s has some\n",
+				name, only);
+		else if (!exports_new_code(u, s))
+			fprintf(log, "  note: new export %s is not carried: it exports what the running kernel has, not new code\n",
+				name);
+		else
+			n++;
 	}
 	return n;
 }
@@ -94,26 +119,6 @@ bool exports_added(const char *pre_path, const char *post_path)
 	}
 	elf_object_free(&pre);
 	return added;
-}
-
-int exports_check(const struct unit *u)
-{
-	const struct symbol *t;
-	size_t k;
-	int ret = 0;
-
-	for (k = 0; k < u->post.nr_syms; k++) {
-		const struct symbol *s = &u->post.syms[k];
-		const char *name = s->name + strlen(KSYMTAB_SYM);
-
-		if (!export_is_new(&u->pre, s))
-			continue;
-		t = export_target(&u->post, s);
-		if (!t || find_symbol(&u->pre, name, true))
-			ret = error("%s exports %s, which the running kernel has: exporting what is not new code is not supported yet",
-				    u->source, name);
-	}
-	return ret;
 }
 
 /* The namespace string of export entry @s ("" for none). */
@@ -161,7 +166,7 @@ static int collect(const struct update *u, const char *target,
 			const struct symbol *s = &unit->post.syms[k];
 			struct new_export *e;
 
-			if (!export_is_new(&unit->pre, s))
+			if (!export_carried(unit, s))
 				continue;
 			*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
 			e = &(*out)[(*nr)++];
@@ -281,7 +286,7 @@ void exports_to_manifest(const struct unit *u, struct manifest *m)
 	size_t k;
 
 	for (k = 0; k < u->post.nr_syms; k++)
-		if (export_is_new(&u->pre, &u->post.syms[k]))
+		if (export_carried(u, &u->post.syms[k]))
 			manifest_add_export(m, u->target, u->post.syms[k].name +
 					    strlen(KSYMTAB_SYM));
 }

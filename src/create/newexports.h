@@ -13,12 +13,16 @@ bool export_is_new(const struct object *pre, const struct symbol *s);
 /* What ksymtab entry @s exports: the global symbol of @post, or NULL. */
 const struct symbol *export_target(const struct object *post,
 				   const struct symbol *s);
-/* How many exports unit @u adds; each one named to @log. */
-size_t exports_new(const struct unit *u, FILE *log);
+/*
+ * How many exports unit @u adds that the update carries (all new code,
+ * and of object @only if it is set); each one named to @log, and why one
+ * is not carried.
+ */
+size_t exports_new(const struct unit *u, const char *only, FILE *log);
+/* Does the update carry export entry @s of @u? */
+bool export_carried(const struct unit *u, const struct symbol *s);
 /* Does the object at @post_path export a name the one at @pre_path does not? */
 bool exports_added(const char *pre_path, const char *post_path);
-/* Are the exports @u adds all new code or variables?  Says why not. */
-int exports_check(const struct unit *u);
 /*
  * update.c's tables of the exports of @target's units (object @k), and
  * how many of each kind; then the fields of its struct ksplice_object.

@@ -580,7 +580,7 @@ static void carry_exported_vars(struct newobj *no)
 	size_t k;
 
 	for (k = 0; k < post->nr_syms; k++) {
-		if (!export_is_new(&no->unit->pre, &post->syms[k]))
+		if (!export_carried(no->unit, &post->syms[k]))
 			continue;
 		t = export_target(post, &post->syms[k]);
 		if (t && t->type == STT_OBJECT && find_included(no, t->sec, t->st.st_value) < 0)

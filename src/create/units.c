@@ -602,10 +602,10 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 	/* Read-only data patched in place is a change of its own. */
 	for (j = 0; j < u->diff.nr_data; j++)
 		changed += u->diff.data[j].in_place;
-	u->nr_new_exports = exports_new(u, stderr);
+	u->nr_new_exports = exports_new(u, w->exports_target, stderr);
 	changed += u->nr_new_exports;
-	if (u->nr_new_exports && exports_check(u))
-		return -1;
+	if (u->nr_new_exports && !w->exports_target)
+		w->exports_target = u->target;
 	w->new_exports += u->nr_new_exports;
 	if (hooks_read(&u->post, &u->diff, u->source, &u->hooks, stderr))
 		w->hook_errors++;
@@ -755,23 +755,6 @@ static bool has_hooks(const struct update *u)
 	return false;
 }
 
-/* How many objects (targets) the update's exports are in. */
-static size_t exports_targets(const struct update *u)
-{
-	size_t i, k, n = 0;
-
-	for (i = 0; i < u->nr_units; i++) {
-		if (!u->units[i].nr_new_exports)
-			continue;
-		for (k = 0; k < i; k++)
-			if (u->units[k].nr_new_exports &&
-			    !strcmp(u->units[k].target, u->units[i].target))
-				break;
-		n += k == i;
-	}
-	return n;
-}
-
 /* The units whose code changed make the update; the others are dropped. */
 int units_diff(struct work *w)
 {
@@ -796,8 +779,6 @@ int units_diff(struct work *w)
 		return -1;
 	if (unsafe_check(&w->update))
 		return error("the patch changes code that runs while ksplice patches (above): it cannot be applied live; a reboot is needed");
-	if (exports_targets(&w->update) > 1)
-		return error("the patch adds exports to more than one object (vmlinux, modules): an update carries one object's");
 	if (!replaces_any(&w->update) && !has_hooks(&w->update) &&
 	    !w->new_exports)
 		return error("the patch changes no code in a function: nothing to update (no function replaced, no hook registered, no export added)");

@@ -11,13 +11,13 @@
 #  - a module (tests/patches/new-export-module.patch, dummy's code): not
 #    published while dummy is not loaded, published as it loads (the code
 #    reads dummy's static: relocated), and dummy stays while they are.
-#  - exporting what the running kernel has is refused at create.
+#  - an export of what the running kernel has is not carried, noted.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 43
+plan 45
 src=$(ksplice_source)
 # create PATCH ID [OPTION]: an update into $tmp, its work directory kept
 # (for the versions genksyms gave); prints the work directory.
@@ -43,14 +43,23 @@ ok $? "a second, not cumulative, one builds"
 mwork=$(create "$KSPLICE_TOP/tests/patches/new-export-module.patch" nexpm)
 ok $? "an update of a new export of dummy's code builds"
 
+# Exports of two objects: the update carries one object's, and notes the other's.
+cat "$KSPLICE_TOP/tests/patches/new-exports.patch" "$KSPLICE_TOP/tests/patches/new-export-module.patch" \
+	>"$tmp/two.patch"
+upd=$(make_update "$tmp/two.patch" nexptwo)
+ok $? "a patch adding exports to vmlinux and to dummy builds"
+like "$(cat "$tmp/create-nexptwo.log")" 'note: new export \S+ is not carried: an update carries one object.s exports, and (vmlinux|dummy) has some' \
+	"  carrying one object's, and saying which it does not"
+
 # Existing code exported anew: nothing of the update's would be exported.
 sed_patch "$src" fs/proc/generic.c "$tmp/old.patch" \
 	's/^static int proc_notify_change(/EXPORT_SYMBOL(proc_lookup_de);\n\n&/'
 ok $? "(the edit fits the source)"
 upd=$(make_update "$tmp/old.patch" nexpold)
 [ $? != 0 ] && [ -z "$upd" ]
-ok $? "an export of a function the running kernel has is refused"
-like "$(cat "$tmp/create-nexpold.log")" 'exports proc_lookup_de, which the running kernel has' "  saying why"
+ok $? "an export of a function the running kernel has is not carried: alone, nothing to update"
+like "$(cat "$tmp/create-nexpold.log")" 'note: new export proc_lookup_de is not carried: it exports what the running kernel has' \
+	"  saying why"
 
 # The users, with the versions of the patched source; one with a wrong one.
 symvers() {	# WORK NAME MODULE KIND
