@@ -17,7 +17,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 45
+plan 47
 src=$(ksplice_source)
 # create PATCH ID [OPTION]: an update into $tmp, its work directory kept
 # (for the versions genksyms gave); prints the work directory.
@@ -102,6 +102,8 @@ out=$(vm --file "$tmp/ksplice-nexp.tar.gz" --file "$tmp/ksplice-nexp2.tar.gz" \
 	ksplice-undo nexp2 >/tmp/u.out 2>&1; echo "UNDO-HELD=$?"
 	sed "s/^/USAYS /" /tmp/u.out
 	echo "STAGE-HELD $(cat /sys/kernel/ksplice/nexp2/stage)"
+	echo reversed 2>/dev/null >/sys/kernel/ksplice/nexp2/stage; echo "CORE-UNDO=$?"
+	echo "CORE-SAYS $(cat /sys/kernel/ksplice/nexp2/abort_cause): $(cat /sys/kernel/ksplice/nexp2/abort_detail)"
 	rmmod ksplice_export_user; ksplice-undo nexp2 >/dev/null; echo "UNDO=$?"
 	insmod ksplice_export_user.ko 2>/dev/null; echo "USE-AFTER=$?"
 	dmesg | grep -E "ksplice export user:|disagrees about version" | sed "s/^.*\] /LOG /"
@@ -125,6 +127,8 @@ like "$out" 'RM-OLD=0' "  and the first update's module goes once unused"
 like "$out" 'UNDO-HELD=1' "undo is refused while a module uses the exports"
 like "$out" 'USAYS .*modules use what it exports: ksplice_export_user' "  naming it"
 like "$out" 'STAGE-HELD applied' "  the update stays applied"
+like "$out" 'CORE-UNDO=[1-9]' "the core itself refuses it (the stage written directly)"
+like "$out" 'CORE-SAYS exports: modules use its exports: ksplice_export_user' "  with its cause and the module's name"
 like "$out" 'UNDO=0' "undone once the module is gone"
 like "$out" 'USE-AFTER=[1-9]' "  and the exports are gone with it"
 unlike "$out" 'DMESG: ' "no oops or warning in dmesg"
