@@ -305,8 +305,8 @@ static void ksplice_apply_hooks_post(struct ksplice_core *core, u64 objs,
 static int ksplice_apply_some(struct ksplice_core *core, const char *target)
 {
 	const struct ksplice_update *u = core->update;
-	/* An object's exports are published once its new code is live. */
-	u64 objs = ksplice_hooks_objs(u, target) | ksplice_exports_objs(u, target);
+	/* Its exports too are published once its new code is live. */
+	u64 objs = ksplice_hooks_objs(u, target);
 	struct ksplice_view *v;
 	unsigned int i, k, nd;
 	int ret;

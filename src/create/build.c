@@ -16,8 +16,11 @@
 #include "config.h"
 #include "util.h"
 
-/* Whatever a build prints goes to the log; on failure its tail is shown. */
-int run_logged(char *const argv[], const char *log)
+/*
+ * Whatever a build prints goes to the log; on failure its tail is shown.
+ * @dir, when set, is the working directory of the command.
+ */
+int run_logged_in(char *const argv[], const char *log, const char *dir)
 {
 	int fd = open(log ? log : "/dev/null",
 		      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -26,9 +29,14 @@ int run_logged(char *const argv[], const char *log)
 	if (fd < 0)
 		return -1;
 	pid = spawn((const char *const *)argv,
-		    &(struct spawn_io){ .out = fd, .err = fd });
+		    &(struct spawn_io){ .out = fd, .err = fd, .dir = dir });
 	close(fd);
 	return pid < 0 ? -1 : wait_child(pid);
+}
+
+int run_logged(char *const argv[], const char *log)
+{
+	return run_logged_in(argv, log, NULL);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -780,19 +788,6 @@ int tree_add_header(struct tree *t, const char *from, const char *rel)
 	return ret;
 }
 
-static int run_in_tree_shell(const struct tree *t, const char *sh)
-{
-	int fd = open(t->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	pid_t pid;
-
-	if (fd < 0)
-		return -1;
-	pid = spawn((const char *const[]){ "/bin/sh", "-c", sh, NULL },
-		    &(struct spawn_io){ .out = fd, .err = fd, .dir = t->obj });
-	close(fd);
-	return pid < 0 ? -1 : wait_child(pid);
-}
-
 /*
  * The versions (modversions CRCs) of @unit's exports, "#SYMVER name crc"
  * lines into @out: genksyms on its source preprocessed with the flags of
@@ -814,7 +809,8 @@ int tree_symvers(const struct tree *t, const char *unit, const char *out)
 	if (cpp) {
 		sh = xasprintf("%s -D__GENKSYMS__ | scripts/genksyms/genksyms -r /dev/null >%s",
 			       cpp, out);
-		ret = run_in_tree_shell(t, sh);
+		ret = run_logged_in((char *[]){ "/bin/sh", "-c", sh, NULL },
+				    t->log, t->obj);
 	}
 	if (ret)
 		error("cannot version the exports of %s (genksyms; see %s)",

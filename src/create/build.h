@@ -82,6 +82,7 @@ int kbuild_module(const char *build, const char *dir, const char *extra_symvers,
 		  const char *log);
 
 int run_logged(char *const argv[], const char *log);
+int run_logged_in(char *const argv[], const char *log, const char *dir);
 
 /* genksyms' "#SYMVER name crc" lines of @unit's exports into @out. */
 int tree_symvers(const struct tree *t, const char *unit, const char *out);
