@@ -17,6 +17,10 @@
  * refers to it is refused.  A writable counterpart of another size is
  * refused too (new code would read or write past the running variable).
  *
+ * A static a variable points at pairs through the variable likewise: with
+ * the pre static its counterpart points at in the same place (a compound
+ * literal of an ops table, which no function may reference).
+ *
  * A post static local no pre twin references is new: the update carries
  * it, initialised as the post object says, and never looks its name up in
  * the running kernel.  A read-only one (__func__.N, a const table) is
@@ -206,14 +210,102 @@ static void vote(struct symbol *s, const struct symbol *f,
 	free(lq.v);
 }
 
-/* A bound counterpart must be one the running variable can stand for. */
-static void check_bound(const struct object *pre, const struct object *post,
+/*
+ * A variable's say on the static @s it points at: @c, what its pre
+ * counterpart points at in the same place.  Returns true if it changed
+ * what @s is bound to.
+ */
+static bool vote_data(struct symbol *s, const struct symbol *v,
+		      const struct symbol *c)
+{
+	if (!s->user)
+		s->user = v;
+	/* (a bound constant stays: constants alike are interchangeable) */
+	if (s->local == LOCAL_AMBIGUOUS ||
+	    (s->local == LOCAL_BOUND && (s->twin == c || !writable(s))))
+		return false;
+	if (s->local == LOCAL_BOUND) {
+		s->local = LOCAL_AMBIGUOUS;
+		s->twin = NULL;
+		s->user = v;
+		return true;
+	}
+	if (!writable(s) && (writable(c) || !diff_same_contents(s, c)))
+		return false;
+	s->local = LOCAL_BOUND;
+	s->twin = (struct symbol *)c;
+	return true;
+}
+
+/* The pre static that @c's reference at the place of @r points at. */
+static const struct symbol *same_place(const struct object *pre,
+				       const struct symbol *c, long at,
+				       const struct target *t)
+{
+	struct reloc *r;
+	struct target ct;
+	size_t n, i;
+
+	n = elf_relocs_in(c->sec, c->st.st_value, c->st.st_value + c->st.st_size, &r);
+	for (i = 0; i < n; i++) {
+		if ((long)(r[i].offset - c->st.st_value) != at)
+			continue;
+		diff_target(pre, &r[i], &ct);
+		if (ct.sym && diff_is_static_local(ct.sym) &&
+		    same_base(ct.sym, t->sym) && ct.addend == t->addend)
+			return ct.sym;
+	}
+	return NULL;
+}
+
+/*
+ * Statics that a variable points at (a compound literal of a const ops
+ * table: .default_domain_ops = &(const struct ...){ ... }) pair with what
+ * its pre counterpart points at in the same place: no function may
+ * reference them.  Returns true if a pairing changed (one static may
+ * point at another: the caller goes on until none does).
+ */
+static bool pair_through_data(const struct object *pre, struct object *post)
+{
+	bool changed = false;
+	size_t i, n, k;
+
+	for (i = 0; i < post->nr_syms; i++) {
+		const struct symbol *v = &post->syms[i], *c, *pc;
+		struct reloc *r;
+
+		if (v->type != STT_OBJECT || !v->sec || !v->st.st_size)
+			continue;
+		c = diff_counterpart(pre, v);
+		if (!c || !c->sec || c->st.st_size != v->st.st_size)
+			continue;
+		n = elf_relocs_in(v->sec, v->st.st_value,
+				  v->st.st_value + v->st.st_size, &r);
+		for (k = 0; k < n; k++) {
+			struct target t;
+
+			diff_target(post, &r[k], &t);
+			if (!t.sym || !diff_is_static_local(t.sym) || t.sym == v)
+				continue;
+			pc = same_place(pre, c, r[k].offset - v->st.st_value, &t);
+			if (pc)
+				changed |= vote_data((struct symbol *)t.sym, v, pc);
+		}
+	}
+	return changed;
+}
+
+/*
+ * A bound counterpart must be one the running variable can stand for.
+ * Returns true if it no longer is bound.
+ */
+static bool check_bound(const struct object *pre, const struct object *post,
 			struct symbol *s)
 {
 	const struct symbol *c = s->twin;
 
 	if (s->local != LOCAL_BOUND)
-		return;
+		return false;
 	if (!writable(s) || !writable(c)) {
 		if (writable(s) != writable(c) || !diff_same_contents(s, c) ||
 		    !diff_same_relocs(pre, c, post, s, false))
@@ -221,8 +313,10 @@ static void check_bound(const struct object *pre, const struct object *post,
 	} else if (s->st.st_size != c->st.st_size) {
 		s->local = LOCAL_RESIZED;
 	}
-	if (s->local != LOCAL_BOUND)
-		s->twin = NULL;
+	if (s->local == LOCAL_BOUND)
+		return false;
+	s->twin = NULL;
+	return true;
 }
 
 /* Two post statics bound to one pre static: neither can be trusted. */
@@ -269,6 +363,7 @@ static void release_rate_limits(struct object *post)
 
 void diff_pair_statics(const struct object *pre, struct object *post)
 {
+	bool changed;
 	size_t i, k;
 
 	for (i = 0; i < post->nr_syms; i++) {
@@ -296,8 +391,14 @@ void diff_pair_statics(const struct object *pre, struct object *post)
 		free(pr.v);
 		free(qr.v);
 	}
-	for (i = 0; i < post->nr_syms; i++)
-		check_bound(pre, post, &post->syms[i]);
+	while (pair_through_data(pre, post))
+		;
+	/* A constant is alike only if what it points at is: again until none changes. */
+	do {
+		changed = false;
+		for (i = 0; i < post->nr_syms; i++)
+			changed |= check_bound(pre, post, &post->syms[i]);
+	} while (changed);
 	check_unique(post);
 	release_rate_limits(post);
 }

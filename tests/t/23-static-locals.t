@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 35
+plan 39
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -178,3 +178,42 @@ out=$("$create" --diff-objects "$tmp/rl-pre-_st.o" "$tmp/rl-post-_st.o" --refs 2
 is $? 1 "the same shape with a static of another name is refused"
 like "$out" "new code of f refers to _st\\.[0-9]+: f has static locals _st before and after the patch" \
 	"  naming the variable and the function"
+
+# A compound literal a table points at (.default_domain_ops = &(const
+# struct ...){ ... }, intel-iommu's ops): only data references it, so it
+# pairs with what the pre table points at in the same place, whatever its
+# number -- a new table before it renumbers it.  Read-only or writable.
+cl() { # NAME, then the body
+	{ cat <<'C'
+struct dops { int (*a)(int); int k; };
+struct ops { const char *name; const struct dops *d; };
+struct wops { const char *name; struct dops *d; };
+extern int h1(int), h2(int);
+C
+	cat; } | compile "$1"
+}
+cl cl-pre <<'C'
+int use(int x) { return h1(x) + 1; }
+const struct ops ops = { "ops", &(const struct dops){ h1, 3 } };
+struct wops wops = { "wops", &(struct dops){ h2, 7 } };
+C
+cl cl-post <<'C'
+const struct ops other = { "other", &(const struct dops){ h2, 4 } };
+struct wops wother = { "wother", &(struct dops){ h1, 8 } };
+int use(int x) { return h1(x) + 2; }
+const struct ops ops = { "ops", &(const struct dops){ h1, 3 } };
+struct wops wops = { "wops", &(struct dops){ h2, 7 } };
+C
+cl cl-changed <<'C'
+int use(int x) { return h1(x) + 2; }
+const struct ops ops = { "ops", &(const struct dops){ h1, 5 } };
+struct wops wops = { "wops", &(struct dops){ h2, 9 } };
+C
+out=$("$create" --diff-objects "$tmp/cl-pre.o" "$tmp/cl-post.o" 2>&1)
+like "$out" '^changed use$' "compound literals renumbered by a new table: the changed function is found"
+unlike "$out" 'changed data' "  and the tables pointing at them are unchanged"
+out=$("$create" --diff-objects "$tmp/cl-pre.o" "$tmp/cl-changed.o" 2>&1)
+like "$out" 'changed data: ops: its initial value \(what it points at\)' \
+	"(positive) a read-only literal whose contents change changes its table"
+like "$out" 'changed data: __compound_literal\.[0-9]+: its initial value .*used by data wops' \
+	"  a writable one is itself changed data"
