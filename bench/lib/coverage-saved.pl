@@ -2,8 +2,8 @@
 # coverage-saved.pl import DIR SAVED [STAGE,...]: rows of SAVED/results.tsv
 # whose patch DIR/plan.tsv has with the same files and DIR has not done
 # are appended to DIR/results.tsv and marked done; rows of the STAGEs
-# listed ("failed": every stage that counts against us) are left out, so
-# that those patches run again.
+# listed ("failed": every stage that counts against us) are left out, and
+# DIR's own rows of them removed, so that those patches run again.
 # coverage-saved.pl save DIR SAVED: DIR/results.tsv's rows go to
 # SAVED/results.tsv, replacing its rows of the same patch and keeping its
 # others (a run that dies keeps what it was told to run again), sorted by
@@ -75,23 +75,42 @@ for (split /,/, $skip // '') {
 
 my %plan = map { my @f = split /\t/; ($f[0] => $f[1]) } lines("$dir/plan.tsv");
 my ($head, @rows) = lines($file);
-my ($have) = lines("$dir/results.tsv");
+my ($have, @mine) = lines("$dir/results.tsv");
 die "coverage: $file has columns '$head', this run '$have'\n" if $head ne $have;
 
-my ($n, $stale, $redone) = (0, 0, 0);
+my ($n, $stale, %again) = (0, 0);
+# The run's own rows of those stages go too (a rerun on the machine that
+# made them): their patches are not done.
+if (%redo) {
+	my @keep;
+	for my $row (@mine) {
+		my @f = split /\t/, $row, -1;
+		if (defined $f[6] && $redo{$f[2] // ''}) {
+			unlink "$dir/done/$f[6]";
+			$again{$f[6]} = 1;
+		} else {
+			push @keep, $row;
+		}
+	}
+	open my $w, '>', "$dir/results.tsv.tmp" or die "coverage: cannot write $dir/results.tsv.tmp: $!\n";
+	print $w join("\n", $have, @keep), "\n";
+	close $w or die "coverage: cannot write $dir/results.tsv.tmp: $!\n";
+	rename "$dir/results.tsv.tmp", "$dir/results.tsv" or die "coverage: cannot rename $dir/results.tsv.tmp: $!\n";
+}
 open my $r, '>>', "$dir/results.tsv" or die "coverage: $dir/results.tsv: $!\n";
 for my $row (whole($head, @rows)) {
 	my @f = split /\t/, $row, -1;
 	my ($files, $stage, $id) = @f[0, 2, 6];
 	next if -e "$dir/done/$id";
 	if (!defined $plan{$id} || $plan{$id} ne $files) { $stale++; next; }
-	if ($redo{$stage}) { $redone++; next; }
+	if ($redo{$stage}) { $again{$id} = 1; next; }
 	print $r "$row\n";
 	open my $d, '>', "$dir/done/$id" or die "coverage: $dir/done/$id: $!\n";
 	close $d;
 	$n++;
 }
 close $r or die "coverage: $dir/results.tsv: $!\n";
+my $redone = keys %again;
 print STDERR "coverage: $n results taken from $file",
 	$redone ? ", $redone left to run again" : '',
 	$stale ? ", $stale not of this plan (left out)" : '', "\n";
