@@ -38,7 +38,7 @@ struct file_sum {
 struct cpp_cache {
 	char *dir;
 	char *obj;
-	time_t since;
+	struct timespec since;		/* zero: every file is trusted */
 	struct file_sum *v;		/* open addressing, by path */
 	size_t nr, size;
 };
@@ -53,13 +53,15 @@ static unsigned long long fnv(const char *s, size_t n)
 	return h;
 }
 
-struct cpp_cache *cpp_cache_open(const char *dir, const char *obj, time_t since)
+struct cpp_cache *cpp_cache_open(const char *dir, const char *obj,
+				 const struct timespec *since)
 {
 	struct cpp_cache *c = xcalloc(1, sizeof(*c));
 
 	c->dir = xstrdup(dir);
 	c->obj = xstrdup(obj);
-	c->since = since;
+	if (since)
+		c->since = *since;
 	c->size = 1024;
 	c->v = xcalloc(c->size, sizeof(*c->v));
 	return c;
@@ -101,6 +103,20 @@ static void grow(struct cpp_cache *c)
 	free(old);
 }
 
+/*
+ * Modified at @since or later?  A time of whole seconds may be a file
+ * system's rounding down of a later one.
+ */
+static bool modified_since(const struct timespec *mt,
+			   const struct timespec *since)
+{
+	if (!since->tv_sec)
+		return false;
+	if (mt->tv_sec != since->tv_sec)
+		return mt->tv_sec > since->tv_sec;
+	return !mt->tv_nsec || mt->tv_nsec >= since->tv_nsec;
+}
+
 /* @path's digest (relative to the tree's objects), once per create. */
 static const struct file_sum *sum_of(struct cpp_cache *c, const char *path)
 {
@@ -118,7 +134,7 @@ static const struct file_sum *sum_of(struct cpp_cache *c, const char *path)
 	f->path = xstrdup(path);
 	full = path[0] == '/' ? xstrdup(path) : path_join(c->obj, path);
 	f->bad = stat(full, &st) || sha256_file(full, f->hex);
-	f->recent = !f->bad && c->since && st.st_mtim.tv_sec >= c->since;
+	f->recent = !f->bad && modified_since(&st.st_mtim, &c->since);
 	free(full);
 	return f;
 }

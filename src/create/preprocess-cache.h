@@ -20,10 +20,12 @@ struct cpp_cache;
 
 /*
  * The cache in directory @dir of commands run in @obj; a text that names
- * a file modified at @since or later (unless 0) is not kept: the file may
- * have changed after the text was made.
+ * a file modified at @since or later (unless NULL) is not kept: the file
+ * may have changed after the text was made.  File times are the kernel's
+ * coarse clock (CLOCK_REALTIME_COARSE).
  */
-struct cpp_cache *cpp_cache_open(const char *dir, const char *obj, time_t since);
+struct cpp_cache *cpp_cache_open(const char *dir, const char *obj,
+				 const struct timespec *since);
 void cpp_cache_close(struct cpp_cache *c);
 /*
  * @cmd's text, NUL terminated, at the start of *@buf (*@cap bytes,

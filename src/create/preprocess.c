@@ -238,12 +238,18 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 {
 	struct run r = { .cmds = cmds, .src = src, .post = post, .obj = obj,
 			 .nr = nr, .differs = differs, .why = why,
-			 .cache = cache ? cpp_cache_open(cache, obj, time(NULL) - 2) : NULL,
 			 .scratch = cpp_scratch_new() };
+	struct timespec now;
 	size_t i;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret = 0;
 
+	/*
+	 * The clock of file times: a file the create itself restored just
+	 * before (the layout probe's compile takes its patch out) is older.
+	 */
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	r.cache = cache ? cpp_cache_open(cache, obj, &now) : NULL;
 	r.max_jobs = cpus < 1 ? 1 : cpus > 32 ? 32 : cpus;
 	r.texts = xcalloc(nr + 1, sizeof(*r.texts));
 	r.jobs = xcalloc(r.max_jobs, sizeof(*r.jobs));

@@ -237,7 +237,7 @@ static bool vote_data(struct symbol *s, const struct symbol *v,
 	return true;
 }
 
-/* The pre static that @c's reference at the place of @r points at. */
+/* The pre static that @c's reference at offset @at points at, like @t. */
 static const struct symbol *same_place(const struct object *pre,
 				       const struct symbol *c, long at,
 				       const struct target *t)

@@ -3,16 +3,17 @@
 # a text is used again for the same command while every file its line
 # markers name has the same contents -- also when a file was written again
 # with them (each create patches the prepared tree and takes the patch out)
-# and not when one changed with its size and time kept.  Files modified just
-# before the run that would keep a text keep it from being kept; a damaged
-# entry is no entry.
+# and not when one changed with its size and time kept.  Files modified
+# after the time the run that would keep a text began keep it from being
+# kept (a second's margin where a file's time is whole seconds), those
+# modified before do not; a damaged entry is no entry.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/driver.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 build_driver preprocess-cache src/create/preprocess-cache.o -lz -lcrypto
 
-plan 14
+plan 15
 d=$tmp/cache o=$tmp/obj
 mkdir -p "$d" "$o/include" "$tmp/src"
 echo 'int a;' >"$o/include/a.h"
@@ -63,6 +64,13 @@ is "$(ls "$d" | wc -l)" 0 "a file modified just before: the text is not kept"
 touch -d "@$old" "$tmp/src/b.h"
 store
 is "$(ls "$d" | wc -l)" 1 "  (positive) and kept once it is older"
+
+rm -f "$d"/*
+touch "$tmp/src/b.h"
+sleep 0.1
+"$tmp/preprocess-cache" store "$d" "$o" "gcc -E u.c" "$tmp/text" now
+is "$(ls "$d" | wc -l)" 1 "a file written a tenth of a second before the run began (a create's own restore): kept"
+touch -d "@$old" "$tmp/src/b.h"
 
 f=$(ls "$d"/*.gz) || bail "no entry kept"
 head -c 100 "$f" >"$f.cut" && mv "$f.cut" "$f"

@@ -4,7 +4,8 @@
  *   preprocess-cache store DIR OBJ CMD TEXT SINCE   keep file TEXT for CMD
  *   preprocess-cache load DIR OBJ CMD               print its text, or "miss"
  * (SINCE: a text naming a file modified at that time, in seconds, or
- * later is not kept.)
+ * later is not kept; "now": the time the driver starts, as a create's
+ * preprocessing does.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 int main(int argc, char **argv)
 {
+	struct timespec since = { 0 };
 	struct cpp_cache *c;
 	char *buf = NULL;
 	size_t len, cap = 0;
@@ -24,7 +26,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: see the source\n");
 		return 2;
 	}
-	c = cpp_cache_open(argv[2], argv[3], argc > 6 ? atol(argv[6]) : 0);
+	if (argc > 6 && !strcmp(argv[6], "now"))
+		clock_gettime(CLOCK_REALTIME_COARSE, &since);
+	else
+		since.tv_sec = argc > 6 ? atol(argv[6]) : 0;
+	c = cpp_cache_open(argv[2], argv[3], since.tv_sec ? &since : NULL);
 	if (!strcmp(argv[1], "store")) {
 		if (read_file(argv[5], 1 << 30, &buf, &len))
 			return 1;
