@@ -50,7 +50,7 @@ if ($cmd eq 'save') {
 	my %ran = map { id_of($_) => 1 } @rows;
 	if (-e $file) {
 		my ($was, @kept) = lines($file);
-		push @rows, grep { !$ran{id_of($_)} } whole(@kept) if $was eq $head;
+		push @rows, grep { !$ran{id_of($_)} } whole($was, @kept) if $was eq $head;
 	}
 	open my $o, '>', "$file.tmp" or die "coverage: cannot write $file.tmp: $!\n";
 	print $o join("\n", $head, sort { id_of($a) cmp id_of($b) } @rows), "\n";

@@ -27,7 +27,7 @@ fresh() {	# a run's directory with its plan, nothing done
 mkdir -p "$t/saved" "$t/cut" "$t/other"
 cp "$t/saved.tsv" "$t/saved/results.tsv"
 
-plan 24
+plan 25
 fresh
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0004"
@@ -85,6 +85,12 @@ perl "$saved" save "$t/d" "$t/saved"
 is "$(cut -f7 "$t/saved/results.tsv" | tr '\n' ' ')" "id cv0001 cv0002 cv0003 cv0004 cv0009 " \
 	"saving over a saved run keeps its rows the run did not make (cv0002, left to run again)"
 is "$(grep -c . "$t/saved/results.tsv")" 6 "  each patch once"
+# A run that made only a later patch's row: the saved first row stays too.
+fresh
+printf 'fs/d.c\t1\tapplied\tok\t\t32\tcv0004\tok\tghi\n' >>"$t/d/results.tsv"
+perl "$saved" save "$t/d" "$t/saved"
+is "$(cut -f7,9 "$t/saved/results.tsv" | tr '\t\n' ': ')" "id:rev cv0001:abc cv0002:abc cv0003:abc cv0004:ghi cv0009:abc " \
+	"saving one row keeps every other saved row, the first one too"
 
 fresh
 { cat "$t/saved.tsv"; printf 'fs/a.c\t1\tapplied\tok'; } | sed '/cv0001/d' >"$t/cut/results.tsv"
