@@ -5,11 +5,13 @@
 # moves -- are a noop (same-object-code); objects that differ in what the
 # descriptor prints are not.  A stand-in ksplice-create on PATH says
 # "nothing to update" and keeps a work directory with the two objects.
+# The mask holds only where the tree's struct _ddebug has 6.1's layout.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/coverage-fixture.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
-plan 4
+plan 5
 
 descriptor() { # LINE FORMAT: a unit with one descriptor of 6.1's struct _ddebug shape
 	cat <<C
@@ -20,29 +22,31 @@ static struct _ddebug __attribute__((used, section("__dyndbg"), aligned(8)))
 int f(int x) { return x + 1; }
 C
 }
-mkdir -p "$tmp"/{old,new,bin,work} "$tmp/out"/{patches,logs,updates,created,done,deferred}
+ddebug_h() { # LINENO_BITS: the start of the tree's dynamic_debug.h
+	printf 'struct _ddebug {\n\tconst char *modname;\n\tconst char *function;\n'
+	printf '\tconst char *filename;\n\tconst char *format;\n\tunsigned int lineno:%s;\n' "$1"
+	printf '#define CLS_BITS 6\n\tunsigned int class_id:CLS_BITS;\n};\n'
+}
+coverage_fixture "$tmp" a.c
 echo 'int f(int x);' >"$tmp/old/a.c"
 printf '\nint f(int x);\n' >"$tmp/new/a.c"
-printf 'cv0001\ta.c\tc\n' >"$tmp/out/plan.tsv"
-printf 'M\ta.c\n' >"$tmp/out/changed"
-printf 'a.o\n' >"$tmp/out/units"
-cat >"$tmp/bin/ksplice-create" <<EOF
+mkdir -p "$tmp/old/include/linux"
+ddebug_h 18 >"$tmp/old/include/linux/dynamic_debug.h"
+coverage_stand_in "$tmp" <<EOF
 #!/bin/bash
 echo "  compiling a.o (pre)" >&2
 echo "ksplice-create: the patch changes no code in a function: nothing to update (no function replaced, no hook registered, no export added)" >&2
 echo "ksplice-create: work directory kept: $tmp/work" >&2
 exit 1
 EOF
-chmod +x "$tmp/bin/ksplice-create"
 
 row() { # PRE_LINE POST_LINE POST_FORMAT: the row of the create
 	rm -f "$tmp/out/done/cv0001"
-	printf 'file\tunits\tstage\tcause\tdetail\tseconds\tid\tundo\trev\n' >"$tmp/out/results.tsv"
+	coverage_results_header "$tmp"
 	mkdir -p "$tmp/work"
 	descriptor "$1" 'x %d\n' | gcc $CFLAGS -c -x c -o "$tmp/work/pre-0.o" - || bail "cannot compile"
 	descriptor "$2" "$3" | gcc $CFLAGS -c -x c -o "$tmp/work/post-0.o" - || bail "cannot compile"
-	PATH=$tmp/bin:$PATH "$KSPLICE_TOP/bench/lib/coverage-create" "$tmp/out" /nonexistent \
-		"$tmp/old" "$tmp/new" 40 6000 cv0001
+	coverage_create "$tmp"
 	tail -n +2 "$tmp/out/results.tsv" | cut -f3,4
 }
 
@@ -53,3 +57,6 @@ is "$(row 1229 1229 'y %d\n')" "$(printf 'create\tdata-only')" \
 	"(positive) another format: not the same objects"
 is "$(row 1229 1229 'x %d\n')" "$(printf 'noop\tsame-object-code')" \
 	"(positive) the same descriptor: noop"
+ddebug_h 20 >"$tmp/old/include/linux/dynamic_debug.h"
+is "$(row 1229 1230 'x %d\n')" "$(printf 'create\tdata-only')" \
+	"a tree whose struct _ddebug has another layout: the line number is not masked"

@@ -5,20 +5,18 @@
 # with the header when created again without it.  A stand-in
 # ksplice-create on PATH compiles a.c only when the patch has b.h.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/coverage-fixture.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 plan 9
 
-mkdir -p "$tmp"/{old,new}/drv "$tmp/bin" "$tmp/out"/{patches,logs,updates,created,done,deferred}
+coverage_fixture "$tmp" drv/a.c drv/b.h
+mkdir -p "$tmp"/{old,new}/drv
 printf '#include "b.h"\nint f(void) { return 1; }\n' >"$tmp/old/drv/a.c"
 printf '#include "b.h"\nint f(void) { return g(); }\n' >"$tmp/new/drv/a.c"
 printf 'int h(void);\n' >"$tmp/old/drv/b.h"
 printf 'int h(void);\nint g(void);\n' >"$tmp/new/drv/b.h"
-printf 'cv0001\tdrv/a.c\tc\n' >"$tmp/out/plan.tsv"
-printf 'M\tdrv/a.c\nM\tdrv/b.h\n' >"$tmp/out/changed"
-printf 'drv/a.o\n' >"$tmp/out/units"
-printf 'file\tunits\tstage\tcause\tdetail\tseconds\tid\tundo\trev\n' >"$tmp/out/results.tsv"
-cat >"$tmp/bin/ksplice-create" <<'EOF'
+coverage_stand_in "$tmp" <<'EOF'
 #!/bin/bash
 while [ $# -gt 0 ]; do
 	case $1 in --patch) patch=$2; shift ;; -o) o=$2; shift ;; esac
@@ -31,14 +29,8 @@ fi
 echo "ksplice-create: drv/a.o does not compile with the patch" >&2
 exit 1
 EOF
-chmod +x "$tmp/bin/ksplice-create"
 
-create() {
-	PATH=$tmp/bin:$PATH "$KSPLICE_TOP/bench/lib/coverage-create" "$tmp/out" /nonexistent \
-		"$tmp/old" "$tmp/new" 40 6000 cv0001
-}
-
-KSPLICE_COVERAGE_DEFER=1 create
+KSPLICE_COVERAGE_DEFER=1 coverage_create "$tmp"
 ok $? "deferring: coverage-create exits 0"
 ok $([ -e "$tmp/out/deferred/cv0001" ]; echo $?) "  the patch is put off (deferred/cv0001)"
 ok $([ ! -e "$tmp/out/created/cv0001" ] && [ ! -e "$tmp/out/done/cv0001" ]; echo $?) \
@@ -46,7 +38,7 @@ ok $([ ! -e "$tmp/out/created/cv0001" ] && [ ! -e "$tmp/out/done/cv0001" ]; echo
 is "$(grep -c cv0001 "$tmp/out/results.tsv")" 0 "  no row"
 ok $([ -s "$tmp/out/logs/cv0001.create.log.deferred" ]; echo $?) "  its first create's log is kept"
 
-create
+coverage_create "$tmp"
 ok $? "again, not deferring: coverage-create exits 0"
 ok $([ -e "$tmp/out/created/cv0001" ]; echo $?) "  the patch is created (created/cv0001)"
 is "$(cut -f4 "$tmp/out/created/cv0001" 2>/dev/null)" "drv/b.h" "  with the header it needs"
