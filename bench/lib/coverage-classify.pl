@@ -50,6 +50,16 @@ sub match_kind {
 	return 'other';
 }
 
+# A target module that the VM cannot load (kvm_intel: TCG has no VMX):
+# the update was not tried on it, applied or refused for want of it.
+# Counted apart, neither a success nor a failure.
+sub rig {
+	my ($x, $what) = @_;
+	my @m = all($x, 'notloaded');
+	return ('rig', 'target not loadable in the VM',
+		"$what; not tried on @m: modprobe fails in the guest");
+}
+
 sub apply_failure {
 	my ($x) = @_;
 	my @out = all($x, 'applyout');
@@ -79,7 +89,10 @@ sub apply_failure {
 		return ('apply', 'load-module', join '; ', $err, @dm);
 	}
 	return ('apply', 'load symbol: ambiguous', $err) if $err =~ /, of which \S+ has several/;
-	return ('apply', 'load symbol: module not loaded', $err) if $err =~ /of module \S+, which is not loaded/;
+	if ($err =~ /of module (\S+), which is not loaded/) {
+		return rig($x, $err) if grep { $_ eq $1 } all($x, 'notloaded');
+		return ('apply', 'load symbol: module not loaded', $err);
+	}
 	return ('apply', 'load symbol: not in kallsyms', $err) if $err =~ /kallsyms does not have/;
 	return ('apply', 'module dependency', $err) if $err =~ /the update uses module \S+, which could not be loaded/;
 	return ('apply', 'load-symbol', $err) if $err =~ /load symbols|kallsyms/;
@@ -101,6 +114,7 @@ sub classify {
 		my $cause = defined $what && $what =~ /tasks were running/ ? 'code_busy' : 'failed';
 		return ('undo', $cause, join(' ', @uo[0 .. ($#uo < 2 ? $#uo : 2)]));
 	}
+	return rig($x, 'applied') if all($x, 'notloaded');
 	my @t = (map({ "loaded $_" } all($x, 'loaded')), map({ "not loadable $_" } all($x, 'notloaded')),
 		 map({ "reload $_" } all($x, 'reload')));
 	return ('applied', 'ok', @t ? join('; ', @t) : 'vmlinux');

@@ -14,9 +14,12 @@ shift @rows;	# the header
 
 my (%n, %fail, %apart);
 for my $r (@rows) {
+	# (rows saved before the rig stage: applied, a target not loadable)
+	@$r[2, 3] = ('rig', 'target not loadable in the VM')
+		if $r->[2] eq 'applied' && $r->[4] =~ /not loadable/;
 	my ($stage, $cause) = @$r[2, 3];
 	$n{$stage}++;
-	if ($stage eq 'nature' || $stage eq 'noop' || $stage eq 'data') { $apart{"$stage\t$cause"}++ }
+	if ($stage =~ /^(nature|noop|data|rig)$/) { $apart{"$stage\t$cause"}++ }
 	elsif ($stage ne 'applied') { $fail{"$stage\t$cause"}++ }
 }
 my %skipwhy;
@@ -24,7 +27,7 @@ $skipwhy{$_->[1]}++ for @skip;
 my $done = @rows;
 my $data = $n{data} // 0;
 my $layout = grep { $_->[2] eq 'data' && $_->[3] eq 'struct-layout' } @rows;
-my $apart = ($n{nature} // 0) + ($n{noop} // 0) + $data;
+my $apart = ($n{nature} // 0) + ($n{noop} // 0) + ($n{rig} // 0) + $data;
 my $den = $done - $apart;
 my $ok = $n{applied} // 0;
 
@@ -37,7 +40,7 @@ printf "  with changes of existing data as failures: %d of %d = %.1f%%\n", $ok, 
 	$den + $data ? 100 * $ok / ($den + $data) : 0;
 printf "  with them as failures but for structure layouts (issue 9's measure): %d of %d = %.1f%%\n", $ok,
 	$den + $data - $layout, $den + $data - $layout ? 100 * $ok / ($den + $data - $layout) : 0;
-printf "  counted apart: %d (cannot apply by nature, nothing to apply, or changes existing data: needs the patch author's code)\n", $apart;
+printf "  counted apart: %d (cannot apply by nature, nothing to apply, changes existing data: needs the patch author's code, or not tried: the VM cannot load the target module)\n", $apart;
 for my $k (sort { $apart{$b} <=> $apart{$a} || $a cmp $b } keys %apart) {
 	my ($s, $c) = split /\t/, $k;
 	printf "    %-8s %-32s %5d\n", $s, $c, $apart{$k};

@@ -31,7 +31,7 @@ is "$(tail -n +2 "$tsv" | wc -l)" 30 "it has a row for each of the 30 patches"
 is "$(tail -n +2 "$tsv" | cut -f7 | sort -u | wc -l)" 30 "  each patch once"
 is "$(tail -n +2 "$tsv" | cut -f9 | sed 's/-dirty$//' | sort -u)" "$(git -C "$KSPLICE_TOP" rev-parse --short=12 HEAD)" \
 	"  every row names the commit that made it"
-bad=$(tail -n +2 "$tsv" | awk -F'\t' '$3 !~ /^(applied|create|match|apply|smoke|undo|crash|nature|noop|data)$/ || $4 == ""')
+bad=$(tail -n +2 "$tsv" | awk -F'\t' '$3 !~ /^(applied|create|match|apply|smoke|undo|crash|nature|noop|data|rig)$/ || $4 == ""')
 is "$bad" "" "every row has a known stage and a cause"
 # Applied: undone (the undo column), and the guest ran its smoke check.
 applied=$(tail -n +2 "$tsv" | awk -F'\t' '$3 == "applied"' | wc -l)
