@@ -342,7 +342,7 @@ bool diff_same_target(const struct target *a, const struct target *b)
 	/* x.1 may be another function's x.1: numbers are no names. */
 	if (a->sym && b->sym && diff_is_static_local(b->sym) &&
 	    (b->sym->local == LOCAL_BOUND || b->sym->local == LOCAL_NEW ||
-	     b->sym->local == LOCAL_FRESH))
+	     b->sym->local == LOCAL_FRESH || b->sym->local == LOCAL_CARRIED))
 		return b->sym->twin == a->sym && a->addend == b->addend;
 	/* A renumbered clone: the pairing says, or the same bytes do. */
 	if (a->name && strcmp(a->name, b->name) &&
@@ -664,6 +664,7 @@ int diff_objects(const struct object *pre, struct object *post,
 	}
 	add_partners(pre, post, d);
 	diff_data(pre, post, d, log);
+	diff_carry_unproven_constants(pre, post, d);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ enum diff_local {
 	LOCAL_AMBIGUOUS,	/* the pre function has several it may be */
 	LOCAL_RESIZED,		/* its counterpart has another size */
 	LOCAL_FRESH,		/* a rate limit's state of those: carried anew */
+	LOCAL_CARRIED,		/* a constant no replaced code proves: carried */
 	LOCAL_CONST_COPY,	/* not a static local: a changed constant (data.c) */
 };
 
@@ -53,6 +54,10 @@ bool diff_is_static_local(const struct symbol *s);
 bool diff_same_contents(const struct symbol *a, const struct symbol *b);
 /* Pairs post static locals with pre ones through the paired functions. */
 void diff_pair_statics(const struct object *pre, struct object *post);
+struct diff;
+/* Carries the bound constants that no function @d replaces refers to. */
+void diff_carry_unproven_constants(const struct object *pre,
+				   struct object *post, const struct diff *d);
 /* Why @s (LOCAL_AMBIGUOUS or LOCAL_RESIZED) cannot be bound, for an error. */
 const char *diff_local_problem(const struct symbol *s);
 

@@ -27,7 +27,8 @@
  * bound to one of the same base name and the same bytes and relocations
  * that the pre twin references, whichever (constants alike are
  * interchangeable); else it is carried too, which is always correct for
- * constant data, and never refused.
+ * constant data, and never refused.  So is one that only code the update
+ * does not replace refers to: the core could not tell which it is.
  *
  * Once flags (WARN_ONCE's __already_done.N in .data.once, __warned.N of
  * the RCU lockdep checks) follow the same rule: a flag of a warning the
@@ -401,6 +402,45 @@ void diff_pair_statics(const struct object *pre, struct object *post)
 	} while (changed);
 	check_unique(post);
 	release_rate_limits(post);
+}
+
+/*
+ * The core learns which running static a bound one is from the pre code
+ * of the functions the update replaces: matching binds each name it
+ * proves.  Else it looks the name up, and x.N recurs in a module's units
+ * (fortify's __func__.N, in each unit that calls strnlen).  A constant
+ * only unchanged code refers to (a new .cold part printing the name, as
+ * unchanged cold parts do) is carried instead.
+ */
+void diff_carry_unproven_constants(const struct object *pre,
+				   struct object *post, const struct diff *d)
+{
+	struct locals proven = { NULL, 0 }, l;
+	size_t i, k;
+
+	for (i = 0; i < d->nr_changes; i++) {
+		if (!d->changes[i].pre)
+			continue;
+		referenced(pre, d->changes[i].pre, &l);
+		proven.v = xrealloc(proven.v, (proven.n + l.n + 1) * sizeof(*proven.v));
+		for (k = 0; k < l.n; k++)
+			proven.v[proven.n++] = l.v[k];
+		free(l.v);
+	}
+	for (i = 0; i < post->nr_syms; i++) {
+		struct symbol *s = &post->syms[i];
+
+		if (!diff_is_static_local(s) || s->local != LOCAL_BOUND ||
+		    writable(s))
+			continue;
+		for (k = 0; k < proven.n && proven.v[k] != s->twin; k++)
+			;
+		if (k == proven.n) {
+			s->local = LOCAL_CARRIED;
+			s->twin = NULL;
+		}
+	}
+	free(proven.v);
 }
 
 const char *diff_local_problem(const struct symbol *s)

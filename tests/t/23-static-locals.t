@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 39
+plan 44
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -217,3 +217,30 @@ like "$out" 'changed data: ops: its initial value \(what it points at\)' \
 	"(positive) a read-only literal whose contents change changes its table"
 like "$out" 'changed data: __compound_literal\.[0-9]+: its initial value .*used by data wops' \
 	"  a writable one is itself changed data"
+
+# Fortify's shape: an inline function's __func__.N, which every function
+# inlining it in the unit shares (and every unit has its own).  New code
+# referring to one that only unchanged code refers to cannot be bound by
+# matching, and looking the name up is ambiguous in a module of several
+# units: the constant is carried.  One the replaced function's pre code
+# refers to stays bound (the core proves it while matching).
+fz() { # F's body
+	cat <<C
+extern void fpanic(const char *);
+static inline __attribute__((always_inline)) int chk(int x) { if (x > 100) fpanic(__func__); return x; }
+int u1(int x) { return chk(x) + 1; }
+int f(int x) { return $1; }
+C
+}
+fz 'x * 3' | compile fz-pre
+fz 'chk(x) * 3' | compile fz-post
+fz 'chk(x) * 2' | compile fz-pre2
+out=$("$create" --diff-objects "$tmp/fz-pre.o" "$tmp/fz-post.o" --refs 2>&1)
+ok $? "a new use of a shared __func__ is no refusal"
+like "$out" '^static local __func__\.[0-9]+ of f: a constant, carried \(only code the update does not replace refers to the running one' \
+	"  only unchanged code had it: a constant, carried"
+like "$out" '^  f\+0x[0-9a-f]+ -> carried \.rodata\.__func__\.[0-9]+\+0$' "  new f refers to the carried copy"
+out=$("$create" --diff-objects "$tmp/fz-pre2.o" "$tmp/fz-post.o" --refs 2>&1)
+like "$out" '^static local __func__\.[0-9]+ of f: bound to the running __func__\.[0-9]+$' \
+	"(positive) f's pre code had it: bound"
+like "$out" '^  f\+0x[0-9a-f]+ -> kernel __func__\.[0-9]+\+0$' "  new f refers to the running one"
