@@ -38,6 +38,7 @@ create_cause() {
 		  $first =~ /inside an alternative/ ? ("alt-unexported-ref", $first) :
 		  $first =~ /referenced but not carried/ ? ("new-func-not-carried", $first) :
 		  $e =~ /changes \d+ existing variables?/ ? ("existing-data", join("; ", map { s/^\s*changed data: //r } grep { /^  changed data: / } @l)) :
+		  $e =~ /entr(?:y|ies) of tables the kernel built at boot/ ? ("boot-table", join("; ", map { s/^\s*changed table: //r } grep { /^  changed table: / } @l)) :
 		  $e =~ /more than --max-units/ ? ("max-units", $e) :
 		  $e =~ /more than --max-reach/ ? ("max-reach", $e) :
 		  $e =~ /changes no C source that this configuration builds/ ? ("no-unit-includes-it", $e) :

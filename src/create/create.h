@@ -54,6 +54,7 @@ struct work {
 	struct strv probes;		/* includers kept for distinct reasons */
 	bool regenerates;		/* what `prepare` makes from C may change */
 	size_t data_changes;		/* existing variables the patch changes */
+	size_t table_changes;		/* entries of boot tables it changes */
 	size_t new_exports;		/* exports the update carries (newexports.c) */
 	const char *exports_target;	/* their object */
 	size_t hook_errors;		/* units whose hooks are not usable */

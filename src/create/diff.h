@@ -86,6 +86,13 @@ struct diff {
 	size_t nr_data;
 };
 
+/*
+ * The entries of tables the kernel built at boot (PCI quirks) that @post
+ * adds, drops or changes, reported to @log; how many (boottables.c).
+ */
+size_t diff_boot_tables(const struct object *pre, const struct object *post,
+			FILE *log);
+
 /* Compare every function of @pre and @post; report notes to @log. */
 int diff_objects(const struct object *pre, struct object *post,
 		 struct diff *d, FILE *log);

@@ -568,6 +568,21 @@ static size_t unhandled_data(const struct unit *u)
 	return n;
 }
 
+/*
+ * Entries of tables the kernel built at boot that the patch changes
+ * (boottables.c): left to the patch's hooks if it has any.
+ */
+static size_t unhandled_tables(const struct unit *u)
+{
+	size_t n = diff_boot_tables(&u->pre, &u->post, stderr);
+
+	if (n && hooks_apply_any(&u->hooks)) {
+		fprintf(stderr, "  changed table: left to the patch's hooks\n");
+		return 0;
+	}
+	return n;
+}
+
 /* Diffs unit @i into *@u: 1 if code in it changed, 0 if not, -1 if bad. */
 static int diff_unit(struct work *w, size_t i, struct unit *u)
 {
@@ -610,6 +625,7 @@ static int diff_unit(struct work *w, size_t i, struct unit *u)
 	if (hooks_read(&u->post, &u->diff, u->source, &u->hooks, stderr))
 		w->hook_errors++;
 	w->data_changes += unhandled_data(u);
+	w->table_changes += unhandled_tables(u);
 	/* A unit with hooks has new code to run even if nothing calls it. */
 	if (changed || u->hooks.nr)
 		return 1;
@@ -775,6 +791,9 @@ int units_diff(struct work *w)
 	if (w->data_changes)
 		return error("the patch changes %zu existing variable%s (\"changed data\" above): the running kernel keeps their contents, so the update would not bring the change; changing live data needs code of the patch author's",
 			     w->data_changes, w->data_changes == 1 ? "" : "s");
+	if (w->table_changes)
+		return error("the patch changes %zu entr%s of tables the kernel built at boot (\"changed table\" above): the running kernel never runs a new entry, so the update would not bring the change; running it on the devices present needs code of the patch author's (a hook)",
+			     w->table_changes, w->table_changes == 1 ? "y" : "ies");
 	if (check_in_place(&w->update))
 		return -1;
 	if (unsafe_check(&w->update))

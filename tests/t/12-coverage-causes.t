@@ -8,7 +8,7 @@
 . "$KSPLICE_TOP/bench/lib/coverage-rows.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-plan 7
+plan 8
 
 cause() {	# RC, then the log's lines
 	local rc=$1
@@ -44,3 +44,6 @@ like "$(init_only "$tmp/log")" 'initialization changed: atkbd_dmi_quirk_table \(
 printf '%s\n' '  new function: typec_partner_usb_power_delivery_register (drivers/usb/typec/class.c, typec)' \
 	'ksplice-create: the patch changes no code in a function: nothing to update (...)' >"$tmp/log"
 init_only "$tmp/log" >/dev/null; ok $((! $?)) "(positive) a new function alone: not init-only"
+like "$(cause 1 '  changed table: .pci_fixup_final: a new entry calling new function quirk_amd_nbio_7_7_disable_enhanced_atomic+0 (PCI quirks, ...)' \
+	'ksplice-create: the patch changes 6 entries of tables the kernel built at boot ("changed table" above): ...')" \
+	'^boot-table \.pci_fixup_final: a new entry calling new function quirk_amd' "new entries of a boot table: boot-table"
