@@ -86,7 +86,8 @@ if (%redo) {
 	for my $row (@mine) {
 		my @f = split /\t/, $row, -1;
 		if (defined $f[6] && $redo{$f[2] // ''}) {
-			unlink "$dir/done/$f[6]";
+			# (created again with the current code, too)
+			unlink map { "$dir/$_/$f[6]" } qw(done created deferred);
 			$again{$f[6]} = 1;
 		} else {
 			push @keep, $row;

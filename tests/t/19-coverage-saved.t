@@ -27,7 +27,7 @@ fresh() {	# a run's directory with its plan, nothing done
 mkdir -p "$t/saved" "$t/cut" "$t/other"
 cp "$t/saved.tsv" "$t/saved/results.tsv"
 
-plan 25
+plan 26
 fresh
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0004"
@@ -57,12 +57,16 @@ fresh
 printf 'fs/b.c\t1\tcreate\tdata-only\tx\t9\tcv0002\t-\tdef\n' >>"$t/d/results.tsv"
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0002" "$t/d/done/cv0004"
+mkdir -p "$t/d/created"
+touch "$t/d/created/cv0002" "$t/d/created/cv0004"
 msg=$(perl "$saved" import "$t/d" "$t/saved" failed 2>&1)
 ok $? "import with --retry failed, after a run of its own"
 is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0001 cv0003 cv0004 " \
 	"  its own failed row is removed, its applied one kept"
 ok "$([ ! -e "$t/d/done/cv0002" ] && [ -e "$t/d/done/cv0004" ]; echo $?)" \
 	"  the failed patch is no longer done, the applied one is"
+ok "$([ ! -e "$t/d/created/cv0002" ] && [ -e "$t/d/created/cv0004" ]; echo $?)" \
+	"  nor created (it is created again with the current code); the applied one still is"
 like "$msg" "1 left to run again" "  counted once"
 
 msg=$(perl "$saved" import "$t/d" "$t/saved" bogus 2>&1)
