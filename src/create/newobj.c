@@ -248,7 +248,7 @@ void newobj_print_statics(const struct newobj *no, FILE *out,
 			fprintf(out, "%sstatic local %s of %s: a constant, carried (only code the update does not replace refers to the running one: the core could not tell which of its name it is)\n",
 				prefix, s->name, f);
 		else if (s->local == LOCAL_FRESH)
-			fprintf(out, "%sstatic local %s of %s: new, carried (a rate limit's state; which running one it is cannot be told: it starts over)\n",
+			fprintf(out, "%sstatic local %s of %s: new, carried (a rate limit's state; which running one it is cannot be told, or its limits changed: it starts over)\n",
 				prefix, s->name, f);
 	}
 }

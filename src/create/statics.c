@@ -40,7 +40,9 @@
  * message next to others of the function cannot say which is which, but
  * a state that starts over only lets one more burst of messages through,
  * so an ambiguous one is carried anew (LOCAL_FRESH), as kpatch does with
- * its "special" statics.  Flags of WARN_ONCE are not such: a warning that
+ * its "special" statics; and so is one whose limits the patch changes (a
+ * new DEFINE_RATELIMIT_STATE in place of a pr_warn_ratelimited()): the
+ * running state has the old ones.  Flags of WARN_ONCE are not such: a warning that
  * fired again could panic a kernel booted with panic_on_warn.
  */
 #include <stdlib.h>
@@ -355,7 +357,10 @@ static void release_rate_limits(struct object *post)
 	for (i = 0; i < post->nr_syms; i++) {
 		struct symbol *s = &post->syms[i];
 
-		if (s->local == LOCAL_AMBIGUOUS && rate_limit_state(s)) {
+		if (!rate_limit_state(s))
+			continue;
+		if (s->local == LOCAL_AMBIGUOUS ||
+		    (s->local == LOCAL_BOUND && !diff_same_contents(s, s->twin))) {
 			s->local = LOCAL_FRESH;
 			s->twin = NULL;
 		}

@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
 create=$KSPLICE_TOP/bin/ksplice-create
 
-plan 44
+plan 47
 
 compile() { # NAME: writes $tmp/NAME.o from stdin
 	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
@@ -168,12 +168,29 @@ C
 done
 out=$("$create" --diff-objects "$tmp/rl-pre-_rs.o" "$tmp/rl-post-_rs.o" --refs 2>&1)
 ok $? "a rate limit's state added next to one is no refusal"
-is "$(grep -c "^static local _rs\\.[0-9]* of f: new, carried (a rate limit's state; which running one it is cannot be told: it starts over)\$" <<<"$out")" 2 \
+is "$(grep -c "^static local _rs\\.[0-9]* of f: new, carried (a rate limit's state; which running one it is cannot be told, or its limits changed: it starts over)\$" <<<"$out")" 2 \
 	"  both of f's states are carried anew, saying why"
 unlike "$out" "^  f\\+0x[0-9a-f]+ -> kernel _rs" "  new f touches no running state"
 like "$out" "^static local _rs\\.[0-9]+ of g: bound to the running _rs\\.[0-9]+\$" \
 	"  g's one state is still bound: pairing that can be told is not given up"
 like "$out" "^  g\\+0x[0-9a-f]+ -> kernel _rs\\.[0-9]+[-+][0-9]+\$" "  new g refers to the running state"
+# efivarfs's fix: a rate limit of other limits in place of the old one
+# (DEFINE_RATELIMIT_STATE(_rs, 2 * HZ, 5) for pr_warn_ratelimited's): the
+# running state has the old limits, so it is carried anew, not changed
+# data; the same change of another variable is changed data.
+for n in _rs _st; do
+	rl $n <<'C' | sed 's/1250, 10/500, 5/' | compile rl-limits-$n
+void f(int x) { if (x > 2) RL("big\n"); }
+void g(int x) { if (x) RL("g\n"); }
+C
+done
+out=$("$create" --diff-objects "$tmp/rl-pre-_rs.o" "$tmp/rl-limits-_rs.o" --refs 2>&1)
+like "$out" "^static local _rs\\.[0-9]+ of f: new, carried \\(a rate limit's state; .*its limits changed: it starts over\\)\$" \
+	"a rate limit whose limits change is carried anew"
+unlike "$out" "changed data" "  not changed data"
+out=$("$create" --diff-objects "$tmp/rl-pre-_st.o" "$tmp/rl-limits-_st.o" --refs 2>&1)
+like "$out" "changed data: _st\\.[0-9]+: its initial value" "(positive) another variable's new limits are changed data"
+
 out=$("$create" --diff-objects "$tmp/rl-pre-_st.o" "$tmp/rl-post-_st.o" --refs 2>&1)
 is $? 1 "the same shape with a static of another name is refused"
 like "$out" "new code of f refers to _st\\.[0-9]+: f has static locals _st before and after the patch" \
