@@ -2,8 +2,9 @@
 # coverage-saved.pl import DIR SAVED [STAGE,...]: rows of SAVED/results.tsv
 # whose patch DIR/plan.tsv has with the same files and DIR has not done
 # are appended to DIR/results.tsv and marked done; rows of the STAGEs
-# listed ("failed": every stage that counts against us) are left out, and
-# DIR's own rows of them removed, so that those patches run again.
+# listed ("failed": every stage that counts against us), or of the patch
+# ids listed, are left out, and DIR's own rows of them removed, so that
+# those patches run again.
 # coverage-saved.pl save DIR SAVED: DIR/results.tsv's rows go to
 # SAVED/results.tsv, replacing its rows of the same patch and keeping its
 # others (a run that dies keeps what it was told to run again), sorted by
@@ -69,8 +70,9 @@ my %failed = map { $_ => 1 } qw(create match apply smoke undo crash);
 my %redo;
 for (split /,/, $skip // '') {
 	if ($_ eq 'failed') { %redo = (%redo, %failed) }
-	elsif (/^(applied|nature|noop|data)$/ || $failed{$_}) { $redo{$_} = 1 }
-	else { die "coverage: no stage '$_' (want failed or a stage of results.tsv)\n" }
+	elsif (/^(applied|nature|noop|data|rig)$/ || $failed{$_}) { $redo{$_} = 1 }
+	elsif (/^cv\d+$/) { $redo{"id $_"} = 1 }
+	else { die "coverage: no stage '$_' (want failed, a stage of results.tsv or a patch id)\n" }
 }
 
 my %plan = map { my @f = split /\t/; ($f[0] => $f[1]) } lines("$dir/plan.tsv");
@@ -85,7 +87,7 @@ if (%redo) {
 	my @keep;
 	for my $row (@mine) {
 		my @f = split /\t/, $row, -1;
-		if (defined $f[6] && $redo{$f[2] // ''}) {
+		if (defined $f[6] && ($redo{$f[2] // ''} || $redo{"id $f[6]"})) {
 			# (created again with the current code, too)
 			unlink map { "$dir/$_/$f[6]" } qw(done created deferred);
 			$again{$f[6]} = 1;
@@ -104,7 +106,7 @@ for my $row (whole($head, @rows)) {
 	my ($files, $stage, $id) = @f[0, 2, 6];
 	next if -e "$dir/done/$id";
 	if (!defined $plan{$id} || $plan{$id} ne $files) { $stale++; next; }
-	if ($redo{$stage}) { $again{$id} = 1; next; }
+	if ($redo{$stage} || $redo{"id $id"}) { $again{$id} = 1; next; }
 	print $r "$row\n";
 	open my $d, '>', "$dir/done/$id" or die "coverage: $dir/done/$id: $!\n";
 	close $d;

@@ -27,7 +27,7 @@ fresh() {	# a run's directory with its plan, nothing done
 mkdir -p "$t/saved" "$t/cut" "$t/other"
 cp "$t/saved.tsv" "$t/saved/results.tsv"
 
-plan 26
+plan 27
 fresh
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0004"
@@ -101,3 +101,11 @@ fresh
 perl "$saved" import "$t/d" "$t/cut" 2>/dev/null
 is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0002 cv0003 cv0004 " \
 	"a row cut short (a machine that died mid-write) is not taken"
+
+# A patch id: that patch alone, whatever its stage.
+fresh
+printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
+touch "$t/d/done/cv0004"
+msg=$(perl "$saved" import "$t/d" "$t/saved" cv0004,cv0001 2>&1)
+is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0002 cv0003 " \
+	"--retry with patch ids runs those again, applied or not (the run's row and the saved one)"
