@@ -10,10 +10,12 @@
 . "$(dirname "$0")/../lib/coverage-fixture.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -ffunction-sections -fdata-sections"
-plan 5
+CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
+plan 7
 
-descriptor() { # LINE FORMAT: a unit with one descriptor of 6.1's struct _ddebug shape
+descriptor() { # LINE FORMAT [ORDER]: a unit with one descriptor of 6.1's struct _ddebug shape
+	local g='int g(int x) { return x * 7; }'
+	[ "${3:-}" != swapped ] || echo "$g"
 	cat <<C
 struct _ddebug { const char *modname, *function, *filename, *format;
 	unsigned int lineno:18, class_id:6, flags:8; long key[2]; };
@@ -21,6 +23,7 @@ static struct _ddebug __attribute__((used, section("__dyndbg"), aligned(8)))
 	__UNIQUE_ID_ddebug1 = { "m", "f", "a.c", "$2", $1, 0, 0 };
 int f(int x) { return x + 1; }
 C
+	[ "${3:-}" = swapped ] || echo "$g"
 }
 ddebug_h() { # LINENO_BITS: the start of the tree's dynamic_debug.h
 	printf 'struct _ddebug {\n\tconst char *modname;\n\tconst char *function;\n'
@@ -40,12 +43,12 @@ echo "ksplice-create: work directory kept: $tmp/work" >&2
 exit 1
 EOF
 
-row() { # PRE_LINE POST_LINE POST_FORMAT: the row of the create
+row() { # PRE_LINE POST_LINE POST_FORMAT [POST_ORDER]: the row of the create
 	rm -f "$tmp/out/done/cv0001"
 	coverage_results_header "$tmp"
 	mkdir -p "$tmp/work"
 	descriptor "$1" 'x %d\n' | gcc $CFLAGS -c -x c -o "$tmp/work/pre-0.o" - || bail "cannot compile"
-	descriptor "$2" "$3" | gcc $CFLAGS -c -x c -o "$tmp/work/post-0.o" - || bail "cannot compile"
+	descriptor "$2" "$3" "${4:-}" | gcc $CFLAGS -c -x c -o "$tmp/work/post-0.o" - || bail "cannot compile"
 	coverage_create "$tmp"
 	tail -n +2 "$tmp/out/results.tsv" | cut -f3,4
 }
@@ -57,6 +60,13 @@ is "$(row 1229 1229 'y %d\n')" "$(printf 'create\tdata-only')" \
 	"(positive) another format: not the same objects"
 is "$(row 1229 1229 'x %d\n')" "$(printf 'noop\tsame-object-code')" \
 	"(positive) the same descriptor: noop"
+is "$(row 1229 1229 'x %d\n' swapped)" "$(printf 'noop\tsame-object-code')" \
+	"the same functions emitted in another order: noop"
+descriptor 1229 'x %d\n' | gcc $CFLAGS -c -x c -o "$tmp/a.o" - &&
+	descriptor 1229 'x %d\n' swapped | gcc $CFLAGS -c -x c -o "$tmp/b.o" - || bail "cannot compile"
+order() { readelf -SW "$1" | grep -o '\.text\.[fg] ' | tr -d '\n'; }
+ok $([ "$(order "$tmp/a.o")" = ".text.f .text.g " ] && [ "$(order "$tmp/b.o")" = ".text.g .text.f " ]; echo $?) \
+	"  (the setup: their sections are in another order)"
 ddebug_h 20 >"$tmp/old/include/linux/dynamic_debug.h"
 is "$(row 1229 1230 'x %d\n')" "$(printf 'create\tdata-only')" \
 	"a tree whose struct _ddebug has another layout: the line number is not masked"
