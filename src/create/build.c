@@ -238,6 +238,7 @@ static int tree_lock(struct tree *t, const char *cache, const char *key)
 
 	if (copies < 1 || copies > 16)
 		copies = 1;
+	t->home = xasprintf("%s/trees/%s", cache, key);
 	for (i = 0; i < copies; i++) {
 		t->dir = i ? xasprintf("%s/trees/%s.%ld", cache, key, i) :
 			     xasprintf("%s/trees/%s", cache, key);

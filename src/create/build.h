@@ -18,7 +18,8 @@ struct tree {
 	const char *source;		/* the user's tree; never written */
 	const char *config;
 	const char *cc;
-	char *dir;			/* cache: <cache>/trees/<key> */
+	char *dir;			/* cache: <cache>/trees/<key>[.N] */
+	char *home;			/* <cache>/trees/<key>: shared caches */
 	char *src;			/* <dir>/src: hard links to @source */
 	char *obj;			/* <dir>/obj: Kbuild O= */
 	char *log;			/* where command output goes */

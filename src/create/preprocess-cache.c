@@ -3,9 +3,13 @@
  * Preprocessed text kept beside the prepared tree (see the header).  One
  * gzip file per command, named by its hash:
  *
- *   ksplice-cpp 2
+ *   ksplice-cpp 3
  *   <the command>
  *   <SHA-256 of its contents> <path>      (each file the text names)
+ *
+ * The tree's source and object directories are written @SRC and @OBJ in
+ * the command and the paths: the copies of a tree (KSPLICE_TREE_COPIES)
+ * share the cache of the first, each checking the files in its own.
  *   <empty line>
  *   <the text>
  *
@@ -25,7 +29,7 @@
 #include "sha256.h"
 #include "util.h"
 
-#define MAGIC "ksplice-cpp 2\n"
+#define MAGIC "ksplice-cpp 3\n"
 #define MAX_CACHED (512UL << 20)
 
 struct file_sum {
@@ -37,7 +41,7 @@ struct file_sum {
 
 struct cpp_cache {
 	char *dir;
-	char *obj;
+	char *src, *obj;		/* kept as @SRC and @OBJ */
 	struct timespec since;		/* zero: every file is trusted */
 	struct file_sum *v;		/* open addressing, by path */
 	size_t nr, size;
@@ -53,12 +57,13 @@ static unsigned long long fnv(const char *s, size_t n)
 	return h;
 }
 
-struct cpp_cache *cpp_cache_open(const char *dir, const char *obj,
-				 const struct timespec *since)
+struct cpp_cache *cpp_cache_open(const char *dir, const char *src,
+				 const char *obj, const struct timespec *since)
 {
 	struct cpp_cache *c = xcalloc(1, sizeof(*c));
 
 	c->dir = xstrdup(dir);
+	c->src = xstrdup(src);
 	c->obj = xstrdup(obj);
 	if (since)
 		c->since = *since;
@@ -77,8 +82,57 @@ void cpp_cache_close(struct cpp_cache *c)
 		free(c->v[i].path);
 	free(c->v);
 	free(c->dir);
+	free(c->src);
 	free(c->obj);
 	free(c);
+}
+
+/* @s with every "@from/" made "@to/" (malloc'ed). */
+static char *replace_dir(const char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	const char *p, *q;
+	char *out;
+
+	for (p = s; (q = strstr(p, from)); p = q + fl)
+		n += q[fl] == '/';
+	out = xmalloc(strlen(s) + n * (tl > fl ? tl - fl : 0) + 1);
+	for (n = 0, p = s; (q = strstr(p, from)); p = q + fl) {
+		memcpy(out + n, p, q - p);
+		n += q - p;
+		if (q[fl] == '/') {
+			memcpy(out + n, to, tl);
+			n += tl;
+		} else {
+			memcpy(out + n, q, fl);
+			n += fl;
+		}
+	}
+	strcpy(out + n, p);
+	return out;
+}
+
+/*
+ * A command or path as kept: the tree's directories by name, so that
+ * copies of the tree (KSPLICE_TREE_COPIES) share one cache.
+ */
+static char *kept_form(const struct cpp_cache *c, const char *s)
+{
+	char *a = replace_dir(s, c->src, "@SRC"), *b;
+
+	b = replace_dir(a, c->obj, "@OBJ");
+	free(a);
+	return b;
+}
+
+/* A path as kept, in this tree. */
+static char *this_tree(const struct cpp_cache *c, const char *s)
+{
+	char *a = replace_dir(s, "@SRC", c->src), *b;
+
+	b = replace_dir(a, "@OBJ", c->obj);
+	free(a);
+	return b;
 }
 
 static struct file_sum *slot(struct file_sum *v, size_t size, const char *path)
@@ -187,10 +241,10 @@ static int marked_files(const char *buf, size_t len, struct strv *files)
 void cpp_cache_store(struct cpp_cache *c, const char *cmd, const char *buf,
 		     size_t len)
 {
-	unsigned long long h = fnv(cmd, strlen(cmd));
+	char *key = kept_form(c, cmd), *path, *tmp, *name;
+	unsigned long long h = fnv(key, strlen(key));
 	struct strv files = { 0 };
 	const struct file_sum *f;
-	char *path, *tmp;
 	size_t i;
 	gzFile gz;
 	int ok;
@@ -198,6 +252,7 @@ void cpp_cache_store(struct cpp_cache *c, const char *cmd, const char *buf,
 	if (strchr(cmd, '\n') || len > MAX_CACHED ||
 	    marked_files(buf, len, &files) || !files.nr) {
 		strv_free(&files);
+		free(key);
 		return;
 	}
 	/* A file changed while the text was made may not be what it shows. */
@@ -208,10 +263,12 @@ void cpp_cache_store(struct cpp_cache *c, const char *cmd, const char *buf,
 	path = xasprintf("%s/%016llx.gz", c->dir, h);
 	tmp = xasprintf("%s.%d", path, (int)getpid());
 	gz = ok ? gzopen(tmp, "wb1") : NULL;
-	ok = gz && gzputs(gz, MAGIC) > 0 && gzputs(gz, cmd) > 0 && gzputc(gz, '\n') >= 0;
+	ok = gz && gzputs(gz, MAGIC) > 0 && gzputs(gz, key) > 0 && gzputc(gz, '\n') >= 0;
 	for (i = 0; ok && i < files.nr; i++) {
 		f = sum_of(c, files.v[i]);
-		ok = gzprintf(gz, "%s %s\n", f->hex, f->path) > 0;
+		name = kept_form(c, f->path);
+		ok = gzprintf(gz, "%s %s\n", f->hex, name) > 0;
+		free(name);
 	}
 	ok = ok && gzputc(gz, '\n') >= 0 && gzwrite(gz, buf, len) == (int)len;
 	if (gz)
@@ -220,6 +277,7 @@ void cpp_cache_store(struct cpp_cache *c, const char *cmd, const char *buf,
 		unlink(tmp);
 	free(tmp);
 	free(path);
+	free(key);
 	strv_free(&files);
 }
 
@@ -258,14 +316,16 @@ static const char *files_unchanged(struct cpp_cache *c, const char *p)
 {
 	const struct file_sum *f;
 	const char *nl;
-	char *name;
+	char *kept, *name;
 
 	while (p && *p != '\n') {
 		nl = strchr(p, '\n');
 		if (!nl || nl - p < SHA256_HEX_LEN + 2 || p[SHA256_HEX_LEN] != ' ')
 			return NULL;
-		name = xstrndup(p + SHA256_HEX_LEN + 1, nl - p - SHA256_HEX_LEN - 1);
+		kept = xstrndup(p + SHA256_HEX_LEN + 1, nl - p - SHA256_HEX_LEN - 1);
+		name = this_tree(c, kept);
 		f = sum_of(c, name);
+		free(kept);
 		free(name);
 		if (f->bad || memcmp(f->hex, p, SHA256_HEX_LEN))
 			return NULL;
@@ -277,22 +337,25 @@ static const char *files_unchanged(struct cpp_cache *c, const char *p)
 int cpp_cache_load(struct cpp_cache *c, const char *cmd, char **buf,
 		   size_t *cap, size_t *len)
 {
-	size_t n, cl = strlen(cmd), ml = strlen(MAGIC);
+	char *key = kept_form(c, cmd), *path;
+	size_t n, cl = strlen(key), ml = strlen(MAGIC);
 	const char *text;
-	char *path;
 	int ret;
 
-	path = xasprintf("%s/%016llx.gz", c->dir, fnv(cmd, cl));
+	path = xasprintf("%s/%016llx.gz", c->dir, fnv(key, cl));
 	ret = read_gz(path, buf, cap, &n);
 	free(path);
-	if (ret)
+	if (ret) {
+		free(key);
 		return -1;
+	}
 	text = *buf + ml + cl + 1;
 	if (n >= ml + cl + 2 && !memcmp(*buf, MAGIC, ml) &&
-	    !memcmp(*buf + ml, cmd, cl) && text[-1] == '\n')
+	    !memcmp(*buf + ml, key, cl) && text[-1] == '\n')
 		text = files_unchanged(c, text);
 	else
 		text = NULL;
+	free(key);
 	if (!text)
 		return -1;
 	*len = n - (text - *buf);

@@ -19,13 +19,14 @@
 struct cpp_cache;
 
 /*
- * The cache in directory @dir of commands run in @obj; a text that names
+ * The cache in directory @dir of commands run in @obj, of the tree whose
+ * source is @src (a copy's texts serve the others); a text that names
  * a file modified at @since or later (unless NULL) is not kept: the file
  * may have changed after the text was made.  File times are the kernel's
  * coarse clock (CLOCK_REALTIME_COARSE).
  */
-struct cpp_cache *cpp_cache_open(const char *dir, const char *obj,
-				 const struct timespec *since);
+struct cpp_cache *cpp_cache_open(const char *dir, const char *src,
+				 const char *obj, const struct timespec *since);
 void cpp_cache_close(struct cpp_cache *c);
 /*
  * @cmd's text, NUL terminated, at the start of *@buf (*@cap bytes,

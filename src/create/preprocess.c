@@ -249,7 +249,7 @@ int preprocess_compare(char *const *cmds, size_t nr, const char *src,
 	 * before (the layout probe's compile takes its patch out) is older.
 	 */
 	clock_gettime(CLOCK_REALTIME_COARSE, &now);
-	r.cache = cache ? cpp_cache_open(cache, obj, &now) : NULL;
+	r.cache = cache ? cpp_cache_open(cache, src, obj, &now) : NULL;
 	r.max_jobs = cpus < 1 ? 1 : cpus > 32 ? 32 : cpus;
 	r.texts = xcalloc(nr + 1, sizeof(*r.texts));
 	r.jobs = xcalloc(r.max_jobs, sizeof(*r.jobs));

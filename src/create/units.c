@@ -217,7 +217,7 @@ static int filter_includers(struct work *w, struct picked *pk, size_t *idx,
 			    size_t nr, size_t nr_gen, bool *keep)
 {
 	char **cmds = xcalloc(nr + 1, sizeof(char *)), **why;
-	char *cache = path_join(w->tree.dir, "cpp");
+	char *cache = path_join(w->tree.home, "cpp");
 	struct strv named = { 0 };	/* the reasons of the probes */
 	bool *differs = xcalloc(nr + 1, sizeof(bool));
 	struct timespec t0, t1;

@@ -13,7 +13,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 build_driver preprocess-cache src/create/preprocess-cache.o -lz -lcrypto
 
-plan 15
+plan 19
 d=$tmp/cache o=$tmp/obj
 mkdir -p "$d" "$o/include" "$tmp/src"
 echo 'int a;' >"$o/include/a.h"
@@ -32,8 +32,8 @@ int b;
 # 2 "$tmp/src/u.c" 2
 int f(void) { return 0; }
 TEXT
-store() { "$tmp/preprocess-cache" store "$d" "$o" "${1:-gcc -E u.c}" "$tmp/text" "$(($(date +%s) - 2))"; }
-load() { "$tmp/preprocess-cache" load "$d" "$o" "${1:-gcc -E u.c}"; }
+store() { "$tmp/preprocess-cache" store "$d" "$tmp/src" "$o" "${1:-gcc -E u.c}" "$tmp/text" "$(($(date +%s) - 2))"; }
+load() { "$tmp/preprocess-cache" load "$d" "$tmp/src" "$o" "${1:-gcc -E u.c}"; }
 
 store
 is "$(load)" "$(cat "$tmp/text")" "a text kept is the same text"
@@ -68,7 +68,7 @@ is "$(ls "$d" | wc -l)" 1 "  (positive) and kept once it is older"
 rm -f "$d"/*
 touch "$tmp/src/b.h"
 sleep 0.1
-"$tmp/preprocess-cache" store "$d" "$o" "gcc -E u.c" "$tmp/text" now
+"$tmp/preprocess-cache" store "$d" "$tmp/src" "$o" "gcc -E u.c" "$tmp/text" now
 is "$(ls "$d" | wc -l)" 1 "a file written a tenth of a second before the run began (a create's own restore): kept"
 touch -d "@$old" "$tmp/src/b.h"
 
@@ -79,3 +79,21 @@ store
 is "$(load)" "$(cat "$tmp/text")" "  (positive) kept again"
 printf 'not gzip' >"$f"
 is "$(load)" miss "an entry that is not gzip: not used"
+
+# Copies of a tree (KSPLICE_TREE_COPIES) share one cache: the command and
+# paths are kept with the tree's directories by name, and a copy checks
+# the files in its own directories.
+rm -f "$d"/*
+mkdir -p "$tmp/c2"
+cp -a "$tmp/src" "$tmp/c2/src" && cp -a "$o" "$tmp/c2/obj" || bail "cannot copy the tree"
+cmd() { echo "gcc -I$1/src/include -E $1/src/u.c"; }
+"$tmp/preprocess-cache" store "$d" "$tmp/src" "$o" "gcc -I$tmp/src/include -E $tmp/src/u.c" "$tmp/text" "$(($(date +%s) - 2))"
+is "$("$tmp/preprocess-cache" load "$d" "$tmp/c2/src" "$tmp/c2/obj" "$(cmd "$tmp/c2")")" "$(cat "$tmp/text")" \
+	"a text kept in one copy of the tree is used in another, for the same command there"
+is "$("$tmp/preprocess-cache" load "$d" "$tmp/c2/src" "$tmp/c2/obj" "gcc -I$tmp/src/include -E $tmp/src/u.c")" miss \
+	"  (positive) not for a command naming the first copy's files"
+echo 'int b; /* more */' >"$tmp/c2/src/b.h"
+is "$("$tmp/preprocess-cache" load "$d" "$tmp/c2/src" "$tmp/c2/obj" "$(cmd "$tmp/c2")")" miss \
+	"  not in the copy once a file it names differs there"
+is "$("$tmp/preprocess-cache" load "$d" "$tmp/src" "$o" "gcc -I$tmp/src/include -E $tmp/src/u.c")" "$(cat "$tmp/text")" \
+	"  (positive) still in the first, where it does not"

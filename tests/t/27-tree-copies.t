@@ -9,7 +9,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 8
+plan 11
 
 src=$(ksplice_source)
 patch=$KSPLICE_TOP/tests/patches/getppid.patch
@@ -18,6 +18,14 @@ ok $? "an update builds (the tree is prepared)"
 # The tree is waited for: another create (a leftover of an interrupted
 # run, say) may hold it.
 tree=$(prepared_tree "$src") || bail "no prepared tree of $src"
+# A header's includers preprocessed in the tree, before it is held.
+hdr() {	# ID [COPIES]: the messages of a create of a header patch
+	KSPLICE_TREE_COPIES=${2:-1} ksplice-create --build "$KSPLICE_BUILD" --id "$1" --max-units 2 \
+		--patch "$KSPLICE_TOP/tests/patches/proc-opener-same-layout.patch" -o "$tmp" "$src" 2>&1
+}
+first=$(hdr hdr_first)
+like "$first" 'preprocessed 23 units before and after the patch' \
+	"a header patch preprocesses its includers in the tree"
 exec {fd}>"$tree/lock"
 flock -x -w 1200 "$fd"
 ok $? "the prepared tree is held ($(basename "$tree"))"
@@ -35,3 +43,7 @@ like "$(cat "$tmp/copy.log")" 'the prepared tree is busy: working in its copy .*
 	"  in the tree's copy"
 like "$(cat "$tmp/copy.log")" 'changed function: __ia32_sys_getppid' \
 	"  and builds the same update"
+copy=$(hdr hdr_copy 2)
+like "$copy" 'working in its copy .*/trees/[0-9a-f]+\.1' "the header patch again, in the tree's copy"
+like "$copy" '  23 of them as they were before the patch: kept from an earlier create' \
+	"  the includers' text before the patch comes from the tree's cache, shared by its copies"
