@@ -8,11 +8,10 @@
 . "$(dirname "$0")/../lib/tap.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
-create=$KSPLICE_TOP/bin/ksplice-create
+. "$KSPLICE_TOP/tests/lib/objects.sh"
 plan 7
 
-quirks() { # NAME, then more of the unit
+quirks() { # NAME: the unit of stdin, after the macros
 	{ cat <<'C'
 struct pci_dev;
 #define FIX(sec, v, d, hook) __asm__(".section " #sec ", \"a\"\n.balign 16\n" \
@@ -20,32 +19,20 @@ struct pci_dev;
 #define KEEP(hook) static void *__attribute__((used)) __addr_##hook = (void *)hook;
 extern void work(struct pci_dev *, int);
 C
-	cat; } | gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
+	cat; } | compile "$1"
 }
-quirks pre <<'C'
-static void q1(struct pci_dev *d) { work(d, 1); }
-KEEP(q1)
-FIX(.pci_fixup_final, 0x1022, 0x14e8, q1)
-C
-quirks new <<'C'
-static void q1(struct pci_dev *d) { work(d, 1); }
-KEEP(q1)
-FIX(.pci_fixup_final, 0x1022, 0x14e8, q1)
-static void q2(struct pci_dev *d) { work(d, 2); }
-KEEP(q2)
-FIX(.pci_fixup_final, 0x1022, 0x1507, q2)
-FIX(.pci_fixup_resume, 0x1022, 0x1507, q2)
-C
-quirks body <<'C'
-static void q1(struct pci_dev *d) { work(d, 3); }
-KEEP(q1)
-FIX(.pci_fixup_final, 0x1022, 0x14e8, q1)
-C
-quirks device <<'C'
-static void q1(struct pci_dev *d) { work(d, 1); }
-KEEP(q1)
-FIX(.pci_fixup_final, 0x1022, 0x14e9, q1)
-C
+quirk() { # NAME ARG DEVICE [TABLE...]: a quirk calling work(d, ARG)
+	local q=$1 arg=$2 dev=$3 t
+	shift 3
+	printf 'static void %s(struct pci_dev *d) { work(d, %s); }\nKEEP(%s)\n' "$q" "$arg" "$q"
+	for t in "${@:-.pci_fixup_final}"; do
+		printf 'FIX(%s, 0x1022, %s, %s)\n' "$t" "$dev" "$q"
+	done
+}
+quirk q1 1 0x14e8 | quirks pre
+{ quirk q1 1 0x14e8; quirk q2 2 0x1507 .pci_fixup_final .pci_fixup_resume; } | quirks new
+quirk q1 3 0x14e8 | quirks body
+quirk q1 1 0x14e9 | quirks device
 
 out=$("$create" --diff-objects "$tmp/pre.o" "$tmp/new.o" 2>&1)
 like "$out" '^  changed table: \.pci_fixup_final: a new entry calling new function q2\+0 \(PCI quirks' \

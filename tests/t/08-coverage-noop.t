@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib/coverage-fixture.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
+. "$KSPLICE_TOP/tests/lib/objects.sh"
 plan 7
 
 descriptor() { # LINE FORMAT [ORDER]: a unit with one descriptor of 6.1's struct _ddebug shape

@@ -4,14 +4,9 @@
 . "$(dirname "$0")/../lib/tap.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-CFLAGS="-O2 -fno-pic -mcmodel=kernel -mno-red-zone -fno-asynchronous-unwind-tables -ffunction-sections -fdata-sections"
-create=$KSPLICE_TOP/bin/ksplice-create
+. "$KSPLICE_TOP/tests/lib/objects.sh"
 
 plan 14
-
-compile() { # NAME: writes $tmp/NAME.o from stdin
-	gcc $CFLAGS -c -x c -o "$tmp/$1.o" - || bail "cannot compile $1"
-}
 
 # The pre object.
 compile pre <<'C'
