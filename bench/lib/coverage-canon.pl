@@ -10,7 +10,8 @@
 #    entries, relocation fields zeroed and the references named, sorted;
 #    an alternative's replacement by its bytes, not its place;
 #  - each symbol by name with its section, size, type and binding, and its
-#    value unless it is in such a table.
+#    value unless it is in such a table (names made of a counter or a line
+#    number, __UNIQUE_ID_x42 and an initcall's, without them).
 use strict;
 use warnings;
 
@@ -103,5 +104,7 @@ for my $s (sort keys %type) {
 	push @out, "table $s $type{$s} $len", sort @e;
 }
 push @out, sort map { my @f = @$_; $f[2] = defined $table{$f[1]} ? '-' : sprintf('%x', $f[2]);
-	$f[0] =~ s/^(__UNIQUE_ID_.*?)\d+$/$1/ and $f[2] = '-'; "symbol @f" } @syms;
+	$f[0] =~ s/^(__UNIQUE_ID_.*?)\d+$/$1/ and $f[2] = '-';
+	# (an initcall's name holds a counter and its line: __initcall__kmod_m__343_1710_f3)
+	$f[0] =~ s/^(__initcall__kmod_.*?__)\d+_\d+_/$1/; "symbol @f" } @syms;
 print "$_\n" for @out;

@@ -11,7 +11,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$KSPLICE_TOP/tests/lib/objects.sh"
-plan 7
+plan 8
 
 descriptor() { # LINE FORMAT [ORDER]: a unit with one descriptor of 6.1's struct _ddebug shape
 	local g='int g(int x) { return x * 7; }'
@@ -22,6 +22,7 @@ struct _ddebug { const char *modname, *function, *filename, *format;
 static struct _ddebug __attribute__((used, section("__dyndbg"), aligned(8)))
 	__UNIQUE_ID_ddebug1 = { "m", "f", "a.c", "$2", $1, 0, 0 };
 int f(int x) { return x + 1; }
+__asm__(".section .initcall3.init, \\"a\\"\\n__initcall__kmod_m__343_${INIT_LINE:-1710}_f3: .long 0\\n.previous");
 C
 	[ "${3:-}" = swapped ] || echo "$g"
 }
@@ -48,7 +49,7 @@ row() { # PRE_LINE POST_LINE POST_FORMAT [POST_ORDER]: the row of the create
 	coverage_results_header "$tmp"
 	mkdir -p "$tmp/work"
 	descriptor "$1" 'x %d\n' | gcc $CFLAGS -c -x c -o "$tmp/work/pre-0.o" - || bail "cannot compile"
-	descriptor "$2" "$3" "${4:-}" | gcc $CFLAGS -c -x c -o "$tmp/work/post-0.o" - || bail "cannot compile"
+	INIT_LINE=${POST_INIT_LINE:-} descriptor "$2" "$3" "${4:-}" | gcc $CFLAGS -c -x c -o "$tmp/work/post-0.o" - || bail "cannot compile"
 	coverage_create "$tmp"
 	tail -n +2 "$tmp/out/results.tsv" | cut -f3,4
 }
@@ -64,6 +65,8 @@ is "$(row 1229 1229 'x %d\n' swapped)" "$(printf 'noop\tsame-object-code')" \
 	"the same functions emitted in another order: noop"
 descriptor 1229 'x %d\n' | gcc $CFLAGS -c -x c -o "$tmp/a.o" - &&
 	descriptor 1229 'x %d\n' swapped | gcc $CFLAGS -c -x c -o "$tmp/b.o" - || bail "cannot compile"
+is "$(POST_INIT_LINE=1713 row 1229 1229 'x %d\n')" "$(printf 'noop\tsame-object-code')" \
+	"an initcall's name with another line number (__initcall__kmod_m__343_1713_f3): noop"
 order() { readelf -SW "$1" | grep -o '\.text\.[fg] ' | tr -d '\n'; }
 ok $([ "$(order "$tmp/a.o")" = ".text.f .text.g " ] && [ "$(order "$tmp/b.o")" = ".text.g .text.f " ]; echo $?) \
 	"  (the setup: their sections are in another order)"
