@@ -100,19 +100,29 @@ if (%redo) {
 	close $w or die "coverage: cannot write $dir/results.tsv.tmp: $!\n";
 	rename "$dir/results.tsv.tmp", "$dir/results.tsv" or die "coverage: cannot rename $dir/results.tsv.tmp: $!\n";
 }
+# Patches an earlier run of DIR was told to run again stay so until DIR
+# has done them: the saved rows of them are the old ones (a save keeps
+# them, lest a run that dies lose rows).
+my %pending = map { $_ => 1 } -e "$dir/again" ? lines("$dir/again") : ();
 open my $r, '>>', "$dir/results.tsv" or die "coverage: $dir/results.tsv: $!\n";
 for my $row (whole($head, @rows)) {
 	my @f = split /\t/, $row, -1;
 	my ($files, $stage, $id) = @f[0, 2, 6];
 	next if -e "$dir/done/$id";
 	if (!defined $plan{$id} || $plan{$id} ne $files) { $stale++; next; }
-	if ($redo{$stage} || $redo{"id $id"}) { $again{$id} = 1; next; }
+	if ($redo{$stage} || $redo{"id $id"} || $pending{$id}) { $again{$id} = 1; next; }
 	print $r "$row\n";
 	open my $d, '>', "$dir/done/$id" or die "coverage: $dir/done/$id: $!\n";
 	close $d;
 	$n++;
 }
 close $r or die "coverage: $dir/results.tsv: $!\n";
+if (%again) {
+	open my $a, '>', "$dir/again.tmp" or die "coverage: cannot write $dir/again.tmp: $!\n";
+	print $a "$_\n" for sort keys %{{ %pending, %again }};
+	close $a or die "coverage: cannot write $dir/again.tmp: $!\n";
+	rename "$dir/again.tmp", "$dir/again" or die "coverage: cannot rename $dir/again.tmp: $!\n";
+}
 my $redone = keys %again;
 print STDERR "coverage: $n results taken from $file",
 	$redone ? ", $redone left to run again" : '',

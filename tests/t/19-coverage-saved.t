@@ -27,7 +27,7 @@ fresh() {	# a run's directory with its plan, nothing done
 mkdir -p "$t/saved" "$t/cut" "$t/other"
 cp "$t/saved.tsv" "$t/saved/results.tsv"
 
-plan 27
+plan 28
 fresh
 printf 'fs/d.c\t1\tapplied\tok\t\t31\tcv0004\tok\tdef\n' >>"$t/d/results.tsv"
 touch "$t/d/done/cv0004"
@@ -68,6 +68,9 @@ ok "$([ ! -e "$t/d/done/cv0002" ] && [ -e "$t/d/done/cv0004" ]; echo $?)" \
 ok "$([ ! -e "$t/d/created/cv0002" ] && [ -e "$t/d/created/cv0004" ]; echo $?)" \
 	"  nor created (it is created again with the current code); the applied one still is"
 like "$msg" "1 left to run again" "  counted once"
+perl "$saved" import "$t/d" "$t/saved" 2>/dev/null
+is "$(tail -n +2 "$t/d/results.tsv" | cut -f7 | sort | tr '\n' ' ')" "cv0001 cv0003 cv0004 " \
+	"  a later run not told to retry it does not take its old saved row back (not redone yet)"
 
 msg=$(perl "$saved" import "$t/d" "$t/saved" bogus 2>&1)
 ok $((! $?)) "an unknown stage to retry is an error"
