@@ -411,27 +411,38 @@ void diff_pair_statics(const struct object *pre, struct object *post)
 
 /*
  * The core learns which running static a bound one is from the pre code
- * of the functions the update replaces: matching binds each name it
- * proves.  Else it looks the name up, and x.N recurs in a module's units
+ * of the functions the update replaces, and the pre image of the data it
+ * patches: matching binds each name it proves.  Else it looks the name up, and x.N recurs in a module's units
  * (fortify's __func__.N, in each unit that calls strnlen).  A constant
  * only unchanged code refers to (a new .cold part printing the name, as
  * unchanged cold parts do) is carried instead.
  */
+static void add_referenced(const struct object *pre, const struct symbol *s,
+			   struct locals *proven)
+{
+	struct locals l;
+	size_t k;
+
+	referenced(pre, s, &l);
+	proven->v = xrealloc(proven->v, (proven->n + l.n + 1) * sizeof(*proven->v));
+	for (k = 0; k < l.n; k++)
+		proven->v[proven->n++] = l.v[k];
+	free(l.v);
+}
+
 void diff_carry_unproven_constants(const struct object *pre,
 				   struct object *post, const struct diff *d)
 {
-	struct locals proven = { NULL, 0 }, l;
+	struct locals proven = { NULL, 0 };
 	size_t i, k;
 
-	for (i = 0; i < d->nr_changes; i++) {
-		if (!d->changes[i].pre)
-			continue;
-		referenced(pre, d->changes[i].pre, &l);
-		proven.v = xrealloc(proven.v, (proven.n + l.n + 1) * sizeof(*proven.v));
-		for (k = 0; k < l.n; k++)
-			proven.v[proven.n++] = l.v[k];
-		free(l.v);
-	}
+	/* (the core proves the pre image of data it patches in place too) */
+	for (i = 0; i < d->nr_changes; i++)
+		if (d->changes[i].pre)
+			add_referenced(pre, d->changes[i].pre, &proven);
+	for (i = 0; i < d->nr_data; i++)
+		if (d->data[i].pre)
+			add_referenced(pre, d->data[i].pre, &proven);
 	for (i = 0; i < post->nr_syms; i++) {
 		struct symbol *s = &post->syms[i];
 
