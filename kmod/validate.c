@@ -749,7 +749,8 @@ static int ksplice_mask_reloc(const struct ksplice_func *f, u8 *mask,
  * call, the jump of a jump label to another section).  An alternative
  * marks nothing: its pre bytes are checked like any other where the
  * running code holds them.  Alternatives overlap only as the entries of
- * one ALTERNATIVE_2: same offset, same length.
+ * one ALTERNATIVE_2 or ALTERNATIVE_3 (6.1's __clear_user()): adjacent,
+ * at the same offset, of the same length.
  */
 static int ksplice_mask_site(const struct ksplice_func *f,
 			     struct ksplice_fstate *fs, unsigned int *at,
@@ -765,14 +766,19 @@ static int ksplice_mask_site(const struct ksplice_func *f,
 	fs->site_rel[i] = KSPLICE_NO_REL;
 	fs->site_len[i] = n;
 	if (s->kind == KSPLICE_SITE_ALT) {
+		/* (the one before is of the group: so were those before it) */
+		bool grouped = i && f->pre_sites[i - 1].kind == KSPLICE_SITE_ALT &&
+			       f->pre_sites[i - 1].offset == s->offset &&
+			       fs->site_len[i - 1] == n;
+
 		for (j = 0; j < i; j++) {
 			const struct ksplice_site *o = &f->pre_sites[j];
 
 			if (o->kind != KSPLICE_SITE_ALT ||
 			    o->offset >= s->offset + n ||
 			    s->offset >= o->offset + fs->site_len[j] ||
-			    (o->offset == s->offset && fs->site_len[j] == n &&
-			     j == i - 1))
+			    (grouped && o->offset == s->offset &&
+			     fs->site_len[j] == n))
 				continue;
 			return KSPLICE_WHY("%s: alternative at +0x%x overlaps",
 					   f->name, s->offset);

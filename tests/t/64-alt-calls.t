@@ -6,12 +6,18 @@
 # apply_alternatives().  An update of it applies (matching accepts the call
 # each CPU got, and only at its real target), runs every read(2), and is
 # undone, on both CPU models.
+# And an ALTERNATIVE_3: iov_iter_zero inlines __clear_user(), "rep stosb"
+# or a call of clear_user_erms, _rep_good or _original (ALT_NOT of FSRM,
+# ERMS, REP_GOOD), three entries at one offset.  An update of it loads
+# (the core took only two entries there for one group), applies, and
+# reads run through the new code: a readv(2) of 1234 bytes of /dev/zero
+# (read_iter_zero hands them to iov_iter_zero) fails while it is applied.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$KSPLICE_TOP/tests/lib/update.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 14
+plan 30
 src=$(ksplice_source)
 f=lib/iov_iter.c
 mkdir -p "$tmp/a/lib"
@@ -50,4 +56,33 @@ for cpu in qemu64 max; do
 	like "$out" 'READ: Linux version' "$cpu: reads run through the new code"
 	like "$out" 'UNDO-STATUS=0' "$cpu: ksplice-undo succeeds"
 	unlike "$out" '^DMESG' "$cpu: no oops or warning"
+done
+
+f=lib/iov_iter.c
+sed '/^size_t iov_iter_zero(size_t bytes, struct iov_iter \*i)$/,/^}/s/^{$/&\n\tif (bytes == 1234)\n\t\treturn 0;/' \
+	"$tmp/a/$f" >"$tmp/new.c"
+(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/zero.patch"
+[ "$(grep -c '^+' "$tmp/zero.patch")" -eq 3 ] || bail "the iov_iter_zero patch does not apply to this source"
+upd=$(make_update "$tmp/zero.patch" zero)
+ok $? "ksplice-create builds the update of iov_iter_zero"
+[ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-zero.log"; bail "no update file"; }
+like "$(cat "$tmp/create-zero.log")" 'changed function: iov_iter_zero' "  iov_iter_zero changed"
+for cpu in qemu64 max; do
+	out=$(vm --cpu $cpu --file "$upd" -- '
+		z() { echo "$1: $(readvzero -n 1234 2>&1)"; }
+		z BEFORE
+		ksplice-apply ksplice-zero.tar.gz; echo "APPLY-STATUS=$?"
+		z APPLIED
+		ksplice-undo zero; echo "UNDO-STATUS=$?"
+		z UNDONE
+		dmesg | grep -E "Oops|BUG:|WARNING:|general protection|Call Trace|rejected" | sed "s/^/DMESG: /"
+	' 2>&1)
+	ok $? "$cpu: the guest ran the ALTERNATIVE_3 scenario (the rig exited 0)"
+	diag "$cpu: $(printf '%s\n' "$out" | head -12)"
+	like "$out" 'APPLY-STATUS=0' "$cpu: the update of iov_iter_zero applies"
+	like "$out" 'BEFORE: 1234' "$cpu: (positive) before it, a readv of 1234 bytes of /dev/zero gives them"
+	like "$out" 'APPLIED: readvzero: readv: Bad address' "$cpu: applied, the new code runs: the readv fails (iov_iter_zero gave nothing)"
+	like "$out" 'UNDO-STATUS=0' "$cpu: ksplice-undo succeeds"
+	like "$out" 'UNDONE: 1234' "$cpu: undone, the readv gives 1234 bytes again"
+	unlike "$out" '^DMESG' "$cpu: no oops, warning or rejected update"
 done

@@ -6,6 +6,8 @@
  * would take read_zero instead).  A guest-side tool: a task that is busy
  * running a kernel function on its CPU.  Prints "reading" once the
  * buffer is faulted in and the first readv is done.
+ * readvzero -n BYTES: one readv of BYTES (read_iter_zero hands
+ * iov_iter_zero them, a page at most); prints what it returned.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,13 +15,34 @@
 #include <string.h>
 #include <sys/uio.h>
 
+static int once(int fd, size_t len)
+{
+	struct iovec iov = { .iov_base = malloc(len), .iov_len = len };
+	ssize_t got = iov.iov_base ? readv(fd, &iov, 1) : -1;
+
+	if (got < 0) {
+		perror("readvzero: readv");
+		return 1;
+	}
+	printf("%zd\n", got);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	size_t len = (argc > 1 ? strtoul(argv[1], NULL, 0) : 16) << 20;
-	struct iovec iov = { .iov_base = malloc(len), .iov_len = len };
 	int fd = open("/dev/zero", O_RDONLY);
+	struct iovec iov;
+	size_t len;
 
-	if (fd < 0 || !iov.iov_base) {
+	if (fd < 0) {
+		perror("readvzero");
+		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[1], "-n"))
+		return once(fd, strtoul(argv[2], NULL, 0));
+	len = (argc > 1 ? strtoul(argv[1], NULL, 0) : 16) << 20;
+	iov = (struct iovec){ .iov_base = malloc(len), .iov_len = len };
+	if (!iov.iov_base) {
 		perror("readvzero");
 		return 1;
 	}
