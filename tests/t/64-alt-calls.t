@@ -22,14 +22,19 @@ src=$(ksplice_source)
 f=lib/iov_iter.c
 mkdir -p "$tmp/a/lib"
 cp "$src/$f" "$tmp/a/$f"
-sed '/^static int copyout(void __user \*to, const void \*from, size_t n)$/,/^}/s/^\t\treturn n;$/&\n\tif (unlikely(!n))\n\t\treturn 0;/' \
-	"$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/cu.patch"
-[ "$(grep -c '^+' "$tmp/cu.patch")" -eq 3 ] || bail "the patch does not apply to this source"
+# update ID FUNCTION SED: the update of FUNCTION that SED (three added
+# lines) makes of lib/iov_iter.c, its file in $upd.
+update() {
+	local id=$1 fn=$2
+	sed "$3" "$tmp/a/$f" >"$tmp/new.c"
+	(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/$id.patch"
+	[ "$(grep -c '^+' "$tmp/$id.patch")" -eq 3 ] || bail "the $fn patch does not apply to this source"
+	upd=$(make_update "$tmp/$id.patch" "$id")
+	ok $? "ksplice-create builds the update of $fn"
+	[ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-$id.log"; bail "no update file"; }
+}
 
-upd=$(make_update "$tmp/cu.patch" cu)
-ok $? "ksplice-create builds the update"
-[ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-cu.log"; bail "no update file"; }
+update cu _copy_to_iter '/^static int copyout(void __user \*to, const void \*from, size_t n)$/,/^}/s/^\t\treturn n;$/&\n\tif (unlikely(!n))\n\t\treturn 0;/'
 like "$(cat "$tmp/create-cu.log")" 'changed function: _copy_to_iter' "_copy_to_iter changed"
 
 # The call of the first copy_user_generic() is at _copy_to_iter+0xb5.
@@ -58,14 +63,7 @@ for cpu in qemu64 max; do
 	unlike "$out" '^DMESG' "$cpu: no oops or warning"
 done
 
-f=lib/iov_iter.c
-sed '/^size_t iov_iter_zero(size_t bytes, struct iov_iter \*i)$/,/^}/s/^{$/&\n\tif (bytes == 1234)\n\t\treturn 0;/' \
-	"$tmp/a/$f" >"$tmp/new.c"
-(cd "$tmp/a" && diff -u $f ../new.c | sed "1s|.*|--- a/$f|;2s|.*|+++ b/$f|") >"$tmp/zero.patch"
-[ "$(grep -c '^+' "$tmp/zero.patch")" -eq 3 ] || bail "the iov_iter_zero patch does not apply to this source"
-upd=$(make_update "$tmp/zero.patch" zero)
-ok $? "ksplice-create builds the update of iov_iter_zero"
-[ -s "$upd" ] || { sed 's/^/# /' "$tmp/create-zero.log"; bail "no update file"; }
+update zero iov_iter_zero '/^size_t iov_iter_zero(size_t bytes, struct iov_iter \*i)$/,/^}/s/^{$/&\n\tif (bytes == 1234)\n\t\treturn 0;/'
 like "$(cat "$tmp/create-zero.log")" 'changed function: iov_iter_zero' "  iov_iter_zero changed"
 for cpu in qemu64 max; do
 	out=$(vm --cpu $cpu --file "$upd" -- '
