@@ -664,6 +664,7 @@ int diff_objects(const struct object *pre, struct object *post,
 	}
 	add_partners(pre, post, d);
 	diff_data(pre, post, d, log);
+	d->nr_table_changes = diff_boot_tables(pre, post, log);
 	diff_carry_unproven_constants(pre, post, d);
 	return 0;
 }

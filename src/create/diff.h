@@ -84,6 +84,7 @@ struct diff {
 	size_t nr_changes;
 	struct data_change *data;
 	size_t nr_data;
+	size_t nr_table_changes;	/* boot tables' entries (boottables.c) */
 };
 
 /*

@@ -411,7 +411,6 @@ static int diff_only(const struct options *o, const char *post_path)
 	shared_add_relocs(&pre);
 	shared_add_relocs(&post);
 	diff_objects(&pre, &post, &d, stdout);
-	diff_boot_tables(&pre, &post, stdout);
 	if (elf_find_section(&pre, ".debug_info") &&
 	    elf_find_section(&post, ".debug_info")) {
 		struct strv layouts = { 0 };

@@ -574,7 +574,7 @@ static size_t unhandled_data(const struct unit *u)
  */
 static size_t unhandled_tables(const struct unit *u)
 {
-	size_t n = diff_boot_tables(&u->pre, &u->post, stderr);
+	size_t n = u->diff.nr_table_changes;
 
 	if (n && hooks_apply_any(&u->hooks)) {
 		fprintf(stderr, "  changed table: left to the patch's hooks\n");
