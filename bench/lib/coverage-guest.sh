@@ -42,6 +42,15 @@ smoke() {
 	ps >/dev/null; free >/dev/null; df >/dev/null; dmesg >/dev/null
 }
 
+# Modules that refuse to load unless told what to drive: without these
+# arguments their updates could never be tried (stage "rig").
+modargs() {
+	case $1 in
+	vfb) echo vfb_enable=1 ;;		# a framebuffer in memory
+	mtdoops) echo mtddev=0 ;;		# waits for MTD device 0
+	esac
+}
+
 # A kernel thread: PF_KTHREAD in the flags of /proc/PID/stat.
 kthread() {
 	f=$(awk '{ print $9 }' /proc/$1/stat 2>/dev/null)
@@ -54,7 +63,7 @@ while read -r id mods; do
 	t0=$(cut -d. -f1 /proc/uptime)
 	loaded=""
 	for m in $mods; do
-		if modprobe "$m" 2>/dev/null; then
+		if modprobe "$m" $(modargs "$m") 2>/dev/null; then
 			loaded="$m $loaded"; echo "COV $id loaded $m"
 		else
 			echo "COV $id notloaded $m"
@@ -78,7 +87,7 @@ while read -r id mods; do
 		for m in $loaded; do
 			if ! rmmod "$m" 2>/dev/null; then
 				echo "COV $id reload $m in-use"
-			elif modprobe "$m" 2>/dev/null; then
+			elif modprobe "$m" $(modargs "$m") 2>/dev/null; then
 				echo "COV $id reload $m ok"
 			else
 				echo "COV $id reload $m refused $(cat /sys/kernel/ksplice/$id/abort_cause): $(cat /sys/kernel/ksplice/$id/abort_detail)"
