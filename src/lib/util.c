@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,28 +392,36 @@ int wait_child(pid_t pid)
 	return 128 + WTERMSIG(status);
 }
 
-/* In the child: only async-signal-safe calls until exec. */
-static void __noreturn exec_child(const char *const argv[],
-				  const struct spawn_io *io)
-{
-	if (io && ((io->out >= 0 && dup2(io->out, STDOUT_FILENO) < 0) ||
-		   (io->err >= 0 && dup2(io->err, STDERR_FILENO) < 0) ||
-		   (io->dir && chdir(io->dir) < 0)))
-		_exit(126);
-	execvp(argv[0], (char *const *)argv);
-	fprintf(stderr, "%s: cannot run %s: %s\n", progname, argv[0],
-		strerror(errno));
-	_exit(127);
-}
-
+/*
+ * posix_spawn, not fork: ksplice-create starts thousands of gcc -E while it
+ * holds hundreds of megabytes of text, and a fork made each of its pages
+ * copy-on-write, to be faulted in again at its next write.
+ */
 pid_t spawn(const char *const argv[], const struct spawn_io *io)
 {
+	posix_spawn_file_actions_t fa;
 	pid_t pid;
+	int e;
 
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		exec_child(argv, io);
+	e = posix_spawn_file_actions_init(&fa);
+	if (!e && io && io->out >= 0)
+		e = posix_spawn_file_actions_adddup2(&fa, io->out, STDOUT_FILENO);
+	if (!e && io && io->err >= 0)
+		e = posix_spawn_file_actions_adddup2(&fa, io->err, STDERR_FILENO);
+	if (!e && io && io->dir)
+		e = posix_spawn_file_actions_addchdir_np(&fa, io->dir);
+	if (!e)
+		e = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv,
+				 environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e) {
+		fprintf(stderr, "%s: cannot run %s%s%s: %s\n", progname, argv[0],
+			io && io->dir ? " in " : "", io && io->dir ? io->dir : "",
+			strerror(e));
+		errno = e;
+		return -1;
+	}
 	return pid;
 }
 

@@ -94,16 +94,16 @@ struct spawn_io {
 };
 /*
  * The one way the tools start a program: argv[0] (searched in PATH), not
- * waited for.  Returns its pid, or -1 if fork failed.  The child exits 126
- * if @io cannot be set up, 127 if argv[0] cannot run (saying why).
+ * waited for.  Returns its pid, or -1 (errno set, and said on stderr) if
+ * argv[0] cannot run or @io cannot be set up.
  */
 pid_t spawn(const char *const argv[], const struct spawn_io *io);
 /* Its exit status, or 128 + signal, or -1 if waitpid fails. */
 int wait_child(pid_t pid);
 /*
  * Runs argv[0] (searched in PATH) and waits for it.  Returns its exit
- * status, 128 + signal number if a signal killed it, 127 if it could not
- * be executed (the child says why on stderr), or -1 if fork failed.
+ * status, 128 + signal number if a signal killed it, or -1 if it could
+ * not be started (said on stderr).
  */
 int run_command(const char *const argv[]);
 /* The last lines of a build's log, after a failure, on stderr. */
