@@ -24,6 +24,9 @@
  * reachable, which can only make a unit differ, never hide a change.
  * Identifiers inside string literals count as references (asm).
  *
+ * Names numbered by __COUNTER__ (__UNIQUE_ID_x42) are compared up to one
+ * renaming of the whole unit (cppcounter.c).
+ *
  * __LINE__ is a number in the text: a WARN_ON one line lower is a change
  * of the function that holds it, which is then compiled, and the object
  * diff decides (it compares code, not the line in __bug_table).
@@ -44,6 +47,7 @@ struct chunk {
 	uint32_t decls, nr_decls;	/* in side.decls */
 	bool root, changed;
 	bool grown;			/* an enum that only gained constants */
+	bool counters;			/* names __COUNTER__ made are in it */
 	uint32_t ins, nr_ins;		/* post: the tokens it gained */
 };
 
@@ -60,10 +64,15 @@ static void add_decl(struct side *sd, uint32_t id)
 	sd->decls[sd->nr_decls++] = id;
 }
 
-/* Identifiers in a string literal: asm may name symbols there. */
-static void string_refs(struct names *n, struct side *sd, const struct tok *t)
+/*
+ * Identifiers in a string literal: asm may name symbols there.  True if
+ * one of them is a counter name.
+ */
+static bool string_refs(struct names *n, struct side *sd, const struct tok *t)
 {
 	const char *p = t->s, *end = t->s + t->len, *e;
+	bool counters = false;
+	uint32_t id;
 
 	while (p < end) {
 		if (!is_ident_start(*p) || (p > t->s && is_ident_char(p[-1]))) {
@@ -72,9 +81,12 @@ static void string_refs(struct names *n, struct side *sd, const struct tok *t)
 		}
 		for (e = p; e < end && is_ident_char(*e); e++)
 			;
-		add_ref(sd, cpp_intern(n, p, e - p));
+		id = cpp_intern(n, p, e - p);
+		add_ref(sd, id);
+		counters |= n->v[id].flags & N_COUNTER;
 		p = e;
 	}
+	return counters;
 }
 
 /* Past a balanced group opening at @i. */
@@ -287,20 +299,64 @@ static void hash_step(uint64_t *h1, uint64_t *h2, uint64_t x)
 }
 
 /*
- * A name by its id: both sides intern into one table, so one name has one
- * id, and 256 + id is no byte.
+ * A string that is no data, its counter names by their rank in the chunk
+ * (1 << 33 and up: no byte, no name id).
  */
-static void hash_tok(uint64_t *h1, uint64_t *h2, const struct tok *t)
+static void hash_code_string(struct names *n, uint64_t *h1, uint64_t *h2,
+			    const struct tok *t)
+{
+	const char *p = t->s, *end = t->s + t->len, *e;
+
+	while (p < end) {
+		for (e = p; e < end && is_ident_char(*e); e++)
+			;
+		if (e > p && is_ident_start(*p) && cpp_counter_shape(p, e - p)) {
+			hash_step(h1, h2, (1ULL << 33) +
+				  cpp_counter_rank(n, cpp_intern(n, p, e - p)));
+			p = e;
+			continue;
+		}
+		for (e = e > p ? e : p + 1; p < e; p++)
+			hash_step(h1, h2, (unsigned char)*p);
+	}
+}
+
+/*
+ * A name by its id: both sides intern into one table, so one name has one
+ * id, and 256 + id is no byte.  A counter name by its rank in the chunk.
+ */
+static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
+		     const struct tok *t, bool code)
 {
 	size_t j;
 
-	if (t->kind == T_IDENT)
+	if (t->counter)
+		hash_step(h1, h2, (1ULL << 33) + cpp_counter_rank(n, t->id));
+	else if (t->kind == T_IDENT)
 		hash_step(h1, h2, 256 + (uint64_t)t->id);
+	else if (t->kind == T_STRING && code)
+		hash_code_string(n, h1, h2, t);
 	else
 		for (j = 0; j < t->len; j++)
 			hash_step(h1, h2, (unsigned char)t->s[j]);
 	*h1 = (*h1 ^ 0xff) * 0x100000001b3ULL;	/* between tokens */
 	*h2 = (*h2 + 0x1ff) * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * Strings at @i that are no data: a top-level asm's (its chunk starts at
+ * @s), and the message of __attribute__((__error__(...))), which
+ * compiletime_assert() spells with its argument: a nested min() names the
+ * inner one's __UNIQUE_IDs there.
+ */
+static bool code_string(const struct tok *t, size_t s, size_t i)
+{
+	if (is_word(&t[s], "asm") || is_word(&t[s], "__asm__") || is_word(&t[s], "__asm"))
+		return true;
+	while (i > s && t[i - 1].kind == T_STRING)
+		i--;
+	return i >= s + 2 && is_punct(&t[i - 1], '(') &&
+	       (is_word(&t[i - 2], "__error__") || is_word(&t[i - 2], "__warning__"));
 }
 
 /* A chunk's hashes read a plain type alias as what it stands for (cppalias.c). */
@@ -324,18 +380,21 @@ static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
 	for (i = s + 1; i < e && !is_word(&sd->toks[i], "typedef"); i++)
 		;
 	raw = i < e;
+	cpp_counter_chunk(n);
 	for (i = s; i < e; i++) {
 		const struct tok *t = &sd->toks[i];
 		const struct cpp_alias *a = raw ? NULL : cpp_alias_of(sd, t);
 
 		if (!a)
-			hash_tok(&h1, &h2, t);
+			hash_tok(n, &h1, &h2, t, t->kind == T_STRING &&
+				 code_string(sd->toks, s, i));
 		for (j = 0; a && j < a->len; j++)
-			hash_tok(&h1, &h2, &sd->xtoks[a->start + j]);
+			hash_tok(n, &h1, &h2, &sd->xtoks[a->start + j], false);
 		if (is_name(n, t))
 			add_ref(sd, t->id);
-		else if (t->kind == T_STRING)
-			string_refs(n, sd, t);
+		else if (t->kind == T_STRING && string_refs(n, sd, t))
+			c->counters = true;
+		c->counters |= t->counter;
 	}
 	c->h1 = h1;
 	c->h2 = h2;
@@ -477,6 +536,32 @@ static bool same_order(const struct side *a, const struct side *b)
 	}
 }
 
+/*
+ * The unchanged chunks, paired in order, agree on one renaming of counter
+ * names (cppcounter.c)?
+ */
+static bool same_renaming(struct names *n, const struct side *a,
+			  const struct side *b)
+{
+	size_t i = 0, j = 0;
+	const struct chunk *ca, *cb;
+
+	for (;; i++, j++) {
+		while (i < a->nr_chunks && a->chunks[i].changed)
+			i++;
+		while (j < b->nr_chunks && b->chunks[j].changed)
+			j++;
+		if (i == a->nr_chunks || j == b->nr_chunks)
+			return true;
+		ca = &a->chunks[i];
+		cb = &b->chunks[j];
+		if ((ca->counters || cb->counters) &&
+		    !cpp_counter_pair(n, a, ca->tok, ca->tok + ca->nr_tok,
+				      b, cb->tok, cb->tok + cb->nr_tok))
+			return false;
+	}
+}
+
 static void say(struct cpp_verdict *v, const struct names *n, const char *what,
 		uint32_t id)
 {
@@ -569,9 +654,13 @@ static void match_grown_enums(const struct names *n, struct side *a,
 	}
 }
 
-/* Marks in @changed the names changed chunks declare; false if none matters. */
+/*
+ * Marks in @changed the names changed chunks declare; false if none
+ * matters.  Names of the text before (@pre) are marked as the text after
+ * calls them; one that only changed chunks hold names nothing after.
+ */
 static bool changed_names(const struct names *n, const struct side *sd,
-			  bool *changed, struct cpp_verdict *v)
+			  bool pre, bool *changed, struct cpp_verdict *v)
 {
 	size_t i, j;
 	int len;
@@ -595,6 +684,10 @@ static bool changed_names(const struct names *n, const struct side *sd,
 		for (j = 0; !c->grown && j < c->nr_decls; j++) {
 			uint32_t id = sd->decls[c->decls + j];
 
+			if (pre)
+				id = cpp_counter_post(n, id);
+			if (id == CPP_NO_NAME)
+				continue;
 			changed[id] = true;
 			if (n->v[id].flags & N_IMPLICIT) {
 				say(v, n, "gcc calls it unasked and it changed:", id);
@@ -706,6 +799,12 @@ void cpp_scratch_free(struct cpp_scratch *s)
 	side_free(&s->b);
 	free(s->n.v);
 	free(s->n.slots);
+	free(s->n.ctr_seen);
+	free(s->n.ctr_rank);
+	free(s->n.ctr_post);
+	free(s->n.ctr_pre);
+	free(s->n.ctr_va);
+	free(s->n.ctr_vb);
 	free(s);
 }
 
@@ -745,15 +844,16 @@ void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
 
 	memset(v, 0, sizeof(*v));
 	cpp_names_init(n);
+	cpp_counters_reset(n);
 	side_reset(a);
 	side_reset(b);
 	cpp_tokenize(n, a, pre);
 	cpp_tokenize(n, b, post);
 	cut_chunks(n, a);
 	cut_chunks(n, b);
-	if (same_text(a, b)) {
+	if (same_text(a, b) && same_renaming(n, a, b)) {
 		snprintf(v->why, sizeof(v->why), same_tokens(a, b) ? "the same text" :
-			 "the same text but for type names that stand for the same types");
+			 "the same text but for type names that stand for the same types or names __COUNTER__ numbered");
 		return;
 	}
 	mark_changed(a, b);
@@ -762,9 +862,16 @@ void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
 		snprintf(v->why, sizeof(v->why), "declarations in another order");
 		return;
 	}
+	if (!same_renaming(n, a, b)) {
+		v->differs = true;
+		snprintf(v->why, sizeof(v->why),
+			 "names __COUNTER__ numbered do not rename one to one");
+		return;
+	}
 	match_grown_enums(n, a, b);
 	changed = xcalloc(n->nr, sizeof(bool));
-	if (!changed_names(n, a, changed, v) && !changed_names(n, b, changed, v))
+	if (!changed_names(n, a, true, changed, v) &&
+	    !changed_names(n, b, false, changed, v))
 		reach(n, b, changed, v);
 	free(changed);
 	for (i = 0; i < b->nr_chunks; i++)

@@ -58,7 +58,8 @@ uint32_t cpp_intern(struct names *n, const char *s, size_t len)
 			return n->slots[j] - 1;
 	}
 	n->v = cpp_grow(n->v, &n->cap, n->nr + 1, sizeof(*n->v));
-	n->v[n->nr] = (struct name){ .s = s, .len = len, .hash = h };
+	n->v[n->nr] = (struct name){ .s = s, .len = len, .hash = h,
+		.flags = cpp_counter_shape(s, len) ? N_COUNTER : 0 };
 	n->slots[j] = n->nr + 1;
 	return n->nr++;
 }
@@ -194,6 +195,7 @@ void cpp_tokenize(struct names *n, struct side *sd, const char *p)
 {
 	bool bol = true;
 	const char *e;
+	uint32_t id;
 
 	while (*p) {
 		if (*p == '\n') {
@@ -207,7 +209,9 @@ void cpp_tokenize(struct names *n, struct side *sd, const char *p)
 		} else if (is_ident_start(*p)) {
 			for (e = p; is_ident_char(*e); e++)
 				;
-			add_tok(sd, T_IDENT, p, e - p, cpp_intern(n, p, e - p));
+			id = cpp_intern(n, p, e - p);
+			add_tok(sd, T_IDENT, p, e - p, id);
+			sd->toks[sd->nr_toks - 1].counter = n->v[id].flags & N_COUNTER;
 			p = e;
 			bol = false;
 		} else if (is_digit(*p) || (*p == '.' && is_digit(p[1]))) {

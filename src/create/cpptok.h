@@ -18,12 +18,16 @@ enum { T_IDENT, T_NUMBER, T_STRING, T_PUNCT, T_DIRECTIVE };
 #define N_NOTDECL	2	/* the group after it is no declarator */
 #define N_EMITS		4	/* an attribute that makes a chunk emit */
 #define N_IMPLICIT	8	/* gcc may call it without being asked */
+#define N_COUNTER	16	/* numbered by __COUNTER__ (cppcounter.c) */
+
+#define CPP_NO_NAME	UINT32_MAX
 
 struct tok {
 	const char *s;
 	uint32_t len;
 	uint32_t id;		/* T_IDENT: the interned name */
 	uint8_t kind;
+	bool counter;		/* T_IDENT: its name has N_COUNTER */
 };
 
 struct name {
@@ -38,6 +42,13 @@ struct names {
 	size_t nr, cap;
 	uint32_t *slots;	/* index + 1, open addressing */
 	size_t nr_slots;
+	/* cppcounter.c, by name id: */
+	uint32_t *ctr_seen, *ctr_rank;	/* the chunk that ranked it, its rank */
+	uint32_t *ctr_post, *ctr_pre;	/* its counterpart + 1, or 0 */
+	size_t cap_ctr;
+	uint32_t ctr_chunk, ctr_next;
+	uint32_t *ctr_va, *ctr_vb;	/* a chunk pair's counter names */
+	size_t cap_va, cap_vb;
 };
 
 struct chunk;				/* cppdiff.c: a top-level declaration */
@@ -69,6 +80,17 @@ void *cpp_grow(void *p, size_t *cap, size_t need, size_t size);
 void cpp_names_init(struct names *n);
 /* Appends @p's tokens to @sd (line markers dropped). */
 void cpp_tokenize(struct names *n, struct side *sd, const char *p);
+
+/* Names numbered by __COUNTER__ (cppcounter.c). */
+bool cpp_counter_shape(const char *s, size_t len);
+void cpp_counters_reset(struct names *n);
+/* Starts a chunk: its counter names are ranked from 0. */
+void cpp_counter_chunk(struct names *n);
+uint32_t cpp_counter_rank(struct names *n, uint32_t id);
+bool cpp_counter_pair(struct names *n, const struct side *a, size_t as,
+		      size_t ae, const struct side *b, size_t bs, size_t be);
+/* The name the text after calls @id of the text before; CPP_NO_NAME if none. */
+uint32_t cpp_counter_post(const struct names *n, uint32_t id);
 
 /* Notes [s, e), a top-level declaration, if it is a plain type alias. */
 void cpp_alias_add(const struct names *n, struct side *sd, size_t s, size_t e);

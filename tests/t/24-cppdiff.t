@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 36
+plan 47
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -197,3 +197,50 @@ check differs "  one that uses struct mm, whose definition changed" \
 check differs "  one that uses a typedef of it, which changed" \
 	"$(mem mode 'int f(mm_t *m) { return m->users; }')" \
 	"$(mem mode 'int f(mm_t *m) { return m->users; }' | sed 's/typedef struct mm mm_t/typedef struct mm2 mm_t/')"
+
+# Names numbered by __COUNTER__ (cppcounter.c): ip6_route.h's static inline
+# gained a min_t (6.1.190), two __UNIQUE_IDs, and every later __UNIQUE_ID_*
+# and __compiletime_assert_* of every unit that includes it moved by two.
+ctr() { # FIRST-COUNTER-AFTER-THE-INLINE INLINE-BODY [MORE]
+	local c=$1 a=$(($1 + 1)) m=$(($1 + 2))
+	printf '%s\n' "static inline __attribute__((__gnu_inline__)) unsigned int mtu(unsigned int m) { $2 }" \
+		"int f(int v) { int __UNIQUE_ID_x_$c = v; do { extern void __compiletime_assert_$a(void) __attribute__((__error__(\"bad\"))); if (!(sizeof(int) == 4)) __compiletime_assert_$a(); } while (0); return __UNIQUE_ID_x_$c; }" \
+		"static const char __UNIQUE_ID_author$m[] __attribute__((__used__)) __attribute__((__section__(\".modinfo\"))) = \"author=me\";" \
+		"${3:-}"
+}
+min_t='m = ({ unsigned int __UNIQUE_ID_x_5 = (m); unsigned int __UNIQUE_ID_y_6 = (1500); __UNIQUE_ID_x_5 < __UNIQUE_ID_y_6 ? __UNIQUE_ID_x_5 : __UNIQUE_ID_y_6; }); return m;'
+check same "a static inline gains a min_t: later __COUNTER__ names renumbered, code that does not use it" \
+	"$(ctr 5 'return m;')" "$(ctr 7 "$min_t")"
+check differs "  code that calls it" \
+	"$(ctr 5 'return m;' 'unsigned int g(void) { return mtu(9000); }')" \
+	"$(ctr 7 "$min_t" 'unsigned int g(void) { return mtu(9000); }')"
+check same "renumbered names that rename one to one (a5 is a7, a6 is a8)" \
+	'static int __UNIQUE_ID_a5; static int __UNIQUE_ID_a6; int f(void) { return __UNIQUE_ID_a5; }' \
+	'static int __UNIQUE_ID_a7; static int __UNIQUE_ID_a8; int f(void) { return __UNIQUE_ID_a7; }'
+check differs "  a function that now reads the other variable" \
+	'static int __UNIQUE_ID_a5; static int __UNIQUE_ID_a6; int f(void) { return __UNIQUE_ID_a5; }' \
+	'static int __UNIQUE_ID_a7; static int __UNIQUE_ID_a8; int f(void) { return __UNIQUE_ID_a8; }'
+check same "asm that names a counter name as the code does, others renumbered" \
+	'static int __UNIQUE_ID_v5 __attribute__((__used__)); asm(".long __UNIQUE_ID_v5"); int g(void) { int __UNIQUE_ID_x_6 = 1; return __UNIQUE_ID_x_6; }' \
+	'static int __UNIQUE_ID_v5 __attribute__((__used__)); asm(".long __UNIQUE_ID_v5"); int g(void) { int __UNIQUE_ID_x_9 = 1; return __UNIQUE_ID_x_9; }'
+check differs "  asm that still names the old number of one the code renumbered" \
+	'static int __UNIQUE_ID_v5 __attribute__((__used__)); asm(".long __UNIQUE_ID_v5");' \
+	'static int __UNIQUE_ID_v7 __attribute__((__used__)); asm(".long __UNIQUE_ID_v5");'
+check differs "  a name with a number __COUNTER__ did not make" \
+	'static int a5; static int a6; int f(void) { return a5; }' \
+	'static int a7; static int a8; int f(void) { return a7; }'
+# A top-level asm is assembler: initcall and BTF_ID labels hold a counter.
+initcall() { printf '%s\n' 'static int inet_init(void) { return 0; }' \
+	"asm(\".section \\\".initcall6.init\\\", \\\"a\\\"\\n\" \"__initcall__kmod_af_inet__$1_2030_inet_init6\" \":\\n\" \".long inet_init - .\\n\" \".previous\\n\");" \
+	"asm(\".pushsection .BTF_ids,\\\"a\\\"; .local __BTF_ID__func__inet_init__${2}2031; __BTF_ID__func__inet_init__${2}2031: .zero 4; .popsection;\");"; }
+check same "a top-level asm's initcall and BTF_ID labels renumbered" "$(initcall 842 843)" "$(initcall 844 845)"
+check differs "  a string that is data, renumbered (it is read as spelled)" \
+	"$(initcall 842 843; echo 'const char *lab = "__initcall__kmod_af_inet__842_2030_inet_init6";')" \
+	"$(initcall 844 845; echo 'const char *lab = "__initcall__kmod_af_inet__844_2030_inet_init6";')"
+# compiletime_assert()'s message spells its argument: a nested min() names
+# the inner one's __UNIQUE_IDs in a string that is no data.
+nested() { printf 'int f(unsigned long r) { return ({ __auto_type __UNIQUE_ID_x_%s = (r); do { extern void __compiletime_assert_%s(void) __attribute__((__error__("max(" "({ __auto_type __UNIQUE_ID_x_%s = (r); })" ", 3) signedness error"))); if (!(sizeof(r) == 8)) __compiletime_assert_%s(); } while (0); __UNIQUE_ID_x_%s; }); }\n' "$1" "$2" "$3" "$2" "$1"; }
+check same "a nested min(): its __error__ message names the inner __UNIQUE_ID, all renumbered" \
+	"$(nested 870 871 870)" "$(nested 872 873 872)"
+check differs "  the message naming another number than the code" \
+	"$(nested 870 871 870)" "$(nested 872 873 870)"
