@@ -179,6 +179,14 @@ static void of_base(const struct locals *all, const struct symbol *s,
 	}
 }
 
+static void bind_constant(struct symbol *s, const struct symbol *c)
+{
+	if (s->local != LOCAL_BOUND && !writable(c) && diff_same_contents(s, c)) {
+		s->local = LOCAL_BOUND;
+		s->twin = (struct symbol *)c;
+	}
+}
+
 /* One function pair's say on @s. */
 static void vote(struct symbol *s, const struct symbol *f,
 		 const struct locals *post_refs, const struct locals *pre_refs)
@@ -186,19 +194,23 @@ static void vote(struct symbol *s, const struct symbol *f,
 	struct locals lp, lq;
 	const struct symbol *c;
 	bool bad = false;
-	size_t idx = 0;
+	size_t idx = 0, k;
 
 	if (!s->user)
 		s->user = f;
 	of_base(post_refs, s, &lp, &idx);
 	of_base(pre_refs, s, &lq, NULL);
 	if (!writable(s)) {
-		/* Constants of the same bytes are interchangeable. */
-		for (idx = 0; s->local != LOCAL_BOUND && idx < lq.n; idx++)
-			if (!writable(lq.v[idx]) && diff_same_contents(s, lq.v[idx])) {
-				s->local = LOCAL_BOUND;
-				s->twin = (struct symbol *)lq.v[idx];
-			}
+		/*
+		 * Constants of the same bytes are interchangeable; the one in
+		 * the same place first, or a function that names two alike
+		 * (NL_SET_ERR_MSG twice with one message) would differ from
+		 * itself.
+		 */
+		if (lp.n == lq.n)
+			bind_constant(s, lq.v[idx]);
+		for (k = 0; k < lq.n; k++)
+			bind_constant(s, lq.v[k]);
 	} else if (lq.n) {
 		c = pick(s, idx, &lp, &lq, &bad);
 		if (bad || (s->local == LOCAL_BOUND && s->twin != c)) {

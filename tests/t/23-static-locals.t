@@ -10,7 +10,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$KSPLICE_TOP/tests/lib/objects.sh"
 
-plan 47
+plan 49
 
 # The static local function FUNC of object NAME refers to.
 local_of() { # NAME FUNC
@@ -256,3 +256,20 @@ out=$("$create" --diff-objects "$tmp/fz-pre2.o" "$tmp/fz-post.o" --refs 2>&1)
 like "$out" '^static local __func__\.[0-9]+ of f: bound to the running __func__\.[0-9]+$' \
 	"(positive) f's pre code had it: bound"
 like "$out" '^  f\+0x[0-9a-f]+ -> kernel __func__\.[0-9]+\+0$' "  new f refers to the running one"
+
+# One function with two constants alike (NL_SET_ERR_MSG twice with one
+# message, as __tcf_qdisc_find has): each pairs with the one in its place,
+# so the function is the same as itself.
+msgs() { # THE SECOND MESSAGE
+	cat <<C
+extern void report(const char *);
+int f(int x) { if (x) { static const char __msg[] = "Parent doesn't exist"; report(__msg); }
+	if (x > 2) { static const char __msg[] = "$1"; report(__msg); } return 0; }
+C
+}
+msgs "Parent doesn't exist" | compile msgs-pre
+msgs "Parent is gone" | compile msgs-post
+is "$("$create" --diff-objects "$tmp/msgs-pre.o" "$tmp/msgs-pre.o" 2>&1)" "" \
+	"a function naming two constants alike is no change from itself"
+is "$("$create" --diff-objects "$tmp/msgs-pre.o" "$tmp/msgs-post.o" 2>&1)" "changed f" \
+	"  (positive) one of them changed: f changed"
