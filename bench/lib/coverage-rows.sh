@@ -37,6 +37,7 @@ create_cause() {
 		  $first =~ /shares section (\S+)/ ? ("shared-section", $first) :
 		  $first =~ /inside an alternative/ ? ("alt-unexported-ref", $first) :
 		  $first =~ /referenced but not carried/ ? ("new-func-not-carried", $first) :
+		  $e =~ /^changed data: .*cannot be patched in place/ ? ("existing-data", $e =~ s/^changed data: //r) :
 		  $e =~ /changes \d+ existing variables?/ ? ("existing-data", join("; ", map { s/^\s*changed data: //r } grep { /^  changed data: / } @l)) :
 		  $e =~ /entr(?:y|ies) of tables the kernel built at boot/ ? ("boot-table", join("; ", map { s/^\s*changed table: //r } grep { /^  changed table: / } @l)) :
 		  $e =~ /more than --max-units/ ? ("max-units", $e) :

@@ -8,7 +8,7 @@
 . "$KSPLICE_TOP/bench/lib/coverage-rows.sh"
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-plan 8
+plan 10
 
 cause() {	# RC, then the log's lines
 	local rc=$1
@@ -33,6 +33,11 @@ like "$(cause 1 'ksplice-create: the patch reaches 65 units whose code can chang
 like "$(cause 1 '  changed data: piix4_ids: its size (.rodata.piix4_ids; used by data piix4_driver)' \
 	'ksplice-create: the patch changes 1 existing variable ("changed data" above): ...')" \
 	'^existing-data piix4_ids: its size' "a change of existing data: existing-data"
+like "$(cause 1 '  changed data: ad_dpot_i2c_driver: callback fields (1) of writable data: patched in place (anchors: 2)' \
+	'ksplice-create: changed data: ad_dpot_i2c_driver: its new value refers to ad_dpot_groups, new in this update: it cannot be patched in place')" \
+	'^existing-data ad_dpot_i2c_driver: its new value refers to ad_dpot_groups' "existing data whose new value names new data: existing-data"
+like "$(cause 1 'ksplice-create: changed data: its new value is odd')" \
+	'^other ' "(positive) another message about changed data: other"
 
 # "Nothing to update" because only what runs at initialization changed is
 # by nature: __init code, or a table only __init code reads (a DMI quirk
