@@ -209,8 +209,10 @@ static int diff_into(const char *workdir, const char *path, int fd)
 
 	free(la);
 	free(lb);
+	if (pid < 0)
+		return -1;	/* spawn() said why */
 	if (status < 0)
-		return error_errno("cannot run diff");
+		return error_errno("cannot wait for diff");
 	if (status > 1)
 		return error("diff -uN of %s in the two trees failed", path ? path : "everything");
 	return status;
