@@ -28,8 +28,10 @@
  * renaming of the whole unit (cppcounter.c).
  *
  * __LINE__ is a number in the text: a WARN_ON one line lower is a change
- * of the function that holds it, which is then compiled, and the object
- * diff decides (it compares code, not the line in __bug_table).
+ * of the function that holds it.  Where x86's _BUG_FLAGS() hands it to the
+ * asm as the line of the __bug_table entry, which the object diff never
+ * compares (it compares code), it is read as "a line"; anywhere else the
+ * function is compiled, and the object diff decides.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -321,16 +323,48 @@ static void hash_code_string(struct names *n, uint64_t *h1, uint64_t *h2,
 	}
 }
 
+static bool string_has(const struct tok *t, const char *what)
+{
+	return t->kind == T_STRING && memmem(t->s, t->len, what, strlen(what));
+}
+
+static bool is_i(const struct tok *t)	/* the constraint "i" */
+{
+	return t->kind == T_STRING && t->len == 3 && !memcmp(t->s, "\"i\"", 3);
+}
+
+/*
+ * @i is the line of a __bug_table entry: the asm of _BUG_FLAGS() ends its
+ * template with "... # bug_entry::line ..." : : "i" (FILE), "i" (LINE).
+ */
+static bool bug_line(const struct tok *t, size_t s, size_t i)
+{
+	size_t k;
+
+	if (t[i].kind != T_NUMBER || i < s + 11 || !is_punct(&t[i - 1], '(') ||
+	    !is_i(&t[i - 2]) || !is_punct(&t[i - 3], ',') ||
+	    !is_punct(&t[i - 4], ')') || t[i - 5].kind != T_STRING ||
+	    !is_punct(&t[i - 6], '(') || !is_i(&t[i - 7]) ||
+	    !is_punct(&t[i - 8], ':') || !is_punct(&t[i - 9], ':'))
+		return false;
+	for (k = i - 10; k > s && t[k].kind == T_STRING; k--)
+		if (string_has(&t[k], "# bug_entry::line"))
+			return true;
+	return false;
+}
+
 /*
  * A name by its id: both sides intern into one table, so one name has one
  * id, and 256 + id is no byte.  A counter name by its rank in the chunk.
  */
 static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
-		     const struct tok *t, bool code)
+		     const struct tok *t, bool code, bool line)
 {
 	size_t j;
 
-	if (t->counter)
+	if (line)
+		hash_step(h1, h2, 1ULL << 34);
+	else if (t->counter)
 		hash_step(h1, h2, (1ULL << 33) + cpp_counter_rank(n, t->id));
 	else if (t->kind == T_IDENT)
 		hash_step(h1, h2, 256 + (uint64_t)t->id);
@@ -387,9 +421,9 @@ static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
 
 		if (!a)
 			hash_tok(n, &h1, &h2, t, t->kind == T_STRING &&
-				 code_string(sd->toks, s, i));
+				 code_string(sd->toks, s, i), bug_line(sd->toks, s, i));
 		for (j = 0; a && j < a->len; j++)
-			hash_tok(n, &h1, &h2, &sd->xtoks[a->start + j], false);
+			hash_tok(n, &h1, &h2, &sd->xtoks[a->start + j], false, false);
 		if (is_name(n, t))
 			add_ref(sd, t->id);
 		else if (t->kind == T_STRING && string_refs(n, sd, t))
@@ -853,7 +887,7 @@ void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
 	cut_chunks(n, b);
 	if (same_text(a, b) && same_renaming(n, a, b)) {
 		snprintf(v->why, sizeof(v->why), same_tokens(a, b) ? "the same text" :
-			 "the same text but for type names that stand for the same types or names __COUNTER__ numbered");
+			 "the same text but for type names that stand for the same types, names __COUNTER__ numbered or __bug_table lines");
 		return;
 	}
 	mark_changed(a, b);

@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 47
+plan 50
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -244,3 +244,14 @@ check same "a nested min(): its __error__ message names the inner __UNIQUE_ID, a
 	"$(nested 870 871 870)" "$(nested 872 873 872)"
 check differs "  the message naming another number than the code" \
 	"$(nested 870 871 870)" "$(nested 872 873 870)"
+
+# A WARN_ON moved by a line: x86's _BUG_FLAGS() hands __LINE__ to the asm
+# as its __bug_table entry's line, which code never reads.
+warn() { # LINE FLAGS
+	printf '%s\n' "static inline __attribute__((__gnu_inline__)) int chk(int x) { if (x) do { asm __inline volatile(\"1:\\t\" \".byte 0x0f, 0x0b\" \"\\n\" \".pushsection __bug_table,\\\"aw\\\"\\n\" \"2:\\t\" \".long \" \"1b\" \" - .\" \"\\t# bug_entry::bug_addr\\n\" \"\\t\" \".long \" \"%c0\" \" - .\" \"\\t# bug_entry::file\\n\" \"\\t.word %c1\" \"\\t# bug_entry::line\\n\" \"\\t.word %c2\" \"\\t# bug_entry::flags\\n\" \"\\t.org 2b+%c3\\n\" \".popsection\\n\" : : \"i\" (\"include/linux/chk.h\"), \"i\" ($1), \"i\" ($2), \"i\" (sizeof(struct bug_entry))); } while (0); return x; }" \
+		'int f(int x) { return chk(x) + 1; }'
+}
+check same "a WARN_ON in a static inline moved by a line, code that calls it" "$(warn 100 2305)" "$(warn 101 2305)"
+check differs "  its flags changed (another operand)" "$(warn 100 2305)" "$(warn 100 2304)"
+check differs "  a number that is no __bug_table line" \
+	"$(warn 100 2305 | sed 's/return x; }/return 100; }/')" "$(warn 101 2305 | sed 's/return x; }/return 101; }/')"
