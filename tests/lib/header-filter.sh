@@ -7,13 +7,12 @@
 #               including it (the include graph's count, checked)
 #   UNIT FUNC   the unit that calls the new inline, the function changed
 #   SHOW        a guest command printing the output that gets the mark
-header_filter_test() {
+header_filter_test() {	# 15 tests
 	local t0 t1 upd log n out base=${UNIT##*/}
 
-	plan 15
 	t0=$(date +%s)
 	upd=$(make_update "$PATCH" hf)
-	ok $? "an update builds from a new static inline in $HEADER and its use in $UNIT"
+	ok $? "${PATCH##*/}: an update builds from a new static inline in $HEADER and its use in $UNIT"
 	t1=$(date +%s)
 	[ -s "${upd:-}" ] || { sed 's/^/# /' "$tmp/create-hf.log" | tail -20; bail "no update file"; }
 	log=$(cat "$tmp/create-hf.log")

@@ -18,4 +18,5 @@ PATCH=$KSPLICE_TOP/tests/patches/utsname-mark.patch
 HEADER=include/linux/utsname.h INCLUDERS_MIN=200 INCLUDERS_MAX=1000
 UNIT=kernel/sys.c FUNC=__do_sys_newuname
 SHOW='uname -v'
+plan 15
 header_filter_test
