@@ -10,8 +10,8 @@
  * for one thing made by one macro expansion, and renaming it everywhere
  * it occurs is only renaming.
  *
- * So a chunk's hash reads such a name as its rank among the chunk's own
- * such names, and the chunks paired as unchanged must agree on one
+ * So a chunk's hash reads such a name as its stem and its rank among the
+ * chunk's own such names, and the chunks paired as unchanged must agree on one
  * renaming for the whole unit: each name of one side stands for one name
  * of the other, both ways.  Where they do not, the unit is taken to
  * differ.  Strings that are no data -- a top-level asm's (BTF_ID and
@@ -47,7 +47,14 @@ static bool has_digit(const char *s, size_t len)
 	return false;
 }
 
-bool cpp_counter_shape(const char *s, size_t len)
+/*
+ * The length of what is left of the name when the number is taken out
+ * (all of its digits, when it ends the name: a __UNIQUE_ID prefix that
+ * ends in one loses it on both sides alike), or 0 if it has no such shape.
+ * What is left can mean something: BTF_ID's kind and type, which
+ * resolve_btfids reads from the name.
+ */
+size_t cpp_counter_stem(const char *s, size_t len)
 {
 	size_t i, k;
 
@@ -55,11 +62,20 @@ bool cpp_counter_shape(const char *s, size_t len)
 		k = strlen(counter_shapes[i].prefix);
 		if (len <= k || memcmp(s, counter_shapes[i].prefix, k))
 			continue;
-		return counter_shapes[i].number_last ?
-		       s[len - 1] >= '0' && s[len - 1] <= '9' :
-		       has_digit(s + k, len - k);
+		if (!counter_shapes[i].number_last)	/* a label's: the prefix */
+			return has_digit(s + k, len - k) ? k : 0;
+		if (s[len - 1] < '0' || s[len - 1] > '9')
+			return 0;
+		while (s[len - 1] >= '0' && s[len - 1] <= '9')
+			len--;
+		return len;
 	}
-	return false;
+	return 0;
+}
+
+bool cpp_counter_shape(const char *s, size_t len)
+{
+	return cpp_counter_stem(s, len) > 0;
 }
 
 static uint32_t *grow_zeroed(uint32_t *v, size_t old, size_t cap)

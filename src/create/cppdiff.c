@@ -301,9 +301,20 @@ static void hash_step(uint64_t *h1, uint64_t *h2, uint64_t x)
 }
 
 /*
- * A string that is no data, its counter names by their rank in the chunk
- * (1 << 33 and up: no byte, no name id).
+ * A counter name: its stem, and its rank in the chunk (1 << 33 and up: no
+ * byte, no name id).
  */
+static void hash_counter(struct names *n, uint64_t *h1, uint64_t *h2,
+			 const char *s, size_t len, uint32_t id)
+{
+	size_t j, stem = cpp_counter_stem(s, len);
+
+	for (j = 0; j < stem; j++)
+		hash_step(h1, h2, (unsigned char)s[j]);
+	hash_step(h1, h2, (1ULL << 33) + cpp_counter_rank(n, id));
+}
+
+/* A string that is no data: its counter names read as names. */
 static void hash_code_string(struct names *n, uint64_t *h1, uint64_t *h2,
 			    const struct tok *t)
 {
@@ -313,8 +324,7 @@ static void hash_code_string(struct names *n, uint64_t *h1, uint64_t *h2,
 		for (e = p; e < end && is_ident_char(*e); e++)
 			;
 		if (e > p && is_ident_start(*p) && cpp_counter_shape(p, e - p)) {
-			hash_step(h1, h2, (1ULL << 33) +
-				  cpp_counter_rank(n, cpp_intern(n, p, e - p)));
+			hash_counter(n, h1, h2, p, e - p, cpp_intern(n, p, e - p));
 			p = e;
 			continue;
 		}
@@ -355,7 +365,7 @@ static bool bug_line(const struct tok *t, size_t s, size_t i)
 
 /*
  * A name by its id: both sides intern into one table, so one name has one
- * id, and 256 + id is no byte.  A counter name by its rank in the chunk.
+ * id, and 256 + id is no byte.
  */
 static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
 		     const struct tok *t, bool code, bool line)
@@ -365,7 +375,7 @@ static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
 	if (line)
 		hash_step(h1, h2, 1ULL << 34);
 	else if (t->counter)
-		hash_step(h1, h2, (1ULL << 33) + cpp_counter_rank(n, t->id));
+		hash_counter(n, h1, h2, t->s, t->len, t->id);
 	else if (t->kind == T_IDENT)
 		hash_step(h1, h2, 256 + (uint64_t)t->id);
 	else if (t->kind == T_STRING && code)

@@ -83,6 +83,7 @@ void cpp_tokenize(struct names *n, struct side *sd, const char *p);
 
 /* Names numbered by __COUNTER__ (cppcounter.c). */
 bool cpp_counter_shape(const char *s, size_t len);
+size_t cpp_counter_stem(const char *s, size_t len);
 void cpp_counters_reset(struct names *n);
 /* Starts a chunk: its counter names are ranked from 0. */
 void cpp_counter_chunk(struct names *n);

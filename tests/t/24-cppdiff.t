@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 50
+plan 51
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -255,3 +255,6 @@ check same "a WARN_ON in a static inline moved by a line, code that calls it" "$
 check differs "  its flags changed (another operand)" "$(warn 100 2305)" "$(warn 100 2304)"
 check differs "  a number that is no __bug_table line" \
 	"$(warn 100 2305 | sed 's/return x; }/return 100; }/')" "$(warn 101 2305 | sed 's/return x; }/return 101; }/')"
+check differs "  a BTF_ID of another kind and type (resolve_btfids reads them from the name)" \
+	'asm(".pushsection .BTF_ids,\"a\"; .local __BTF_ID__struct__sk_buff__1002031; __BTF_ID__struct__sk_buff__1002031: .zero 4; .popsection;");' \
+	'asm(".pushsection .BTF_ids,\"a\"; .local __BTF_ID__func__sk_free__1022031; __BTF_ID__func__sk_free__1022031: .zero 4; .popsection;");'
