@@ -133,7 +133,7 @@ uint32_t cpp_counter_rank(struct names *n, uint32_t id)
 static size_t collect(struct names *n, const struct side *sd, size_t s,
 		      size_t e, uint32_t **v, size_t *cap)
 {
-	size_t nr = 0;
+	size_t nr = 0, len;
 	const char *p, *end, *w;
 
 	for (; s < e; s++) {
@@ -146,17 +146,13 @@ static size_t collect(struct names *n, const struct side *sd, size_t s,
 		}
 		if (t->kind != T_STRING)
 			continue;
-		for (p = t->s, end = t->s + t->len; p < end; p = w) {
-			for (w = p; w < end && is_ident_char(*w); w++)
-				;
-			if (w == p) {
-				w++;
-				continue;
-			}
-			if (!is_ident_start(*p) || !cpp_counter_shape(p, w - p))
+		p = t->s;
+		end = t->s + t->len;
+		while ((len = next_word(&p, end, &w))) {
+			if (!cpp_counter_shape(w, len))
 				continue;
 			*v = cpp_grow(*v, cap, nr + 1, sizeof(uint32_t));
-			(*v)[nr++] = cpp_intern(n, p, w - p);
+			(*v)[nr++] = cpp_intern(n, w, len);
 		}
 	}
 	return nr;

@@ -72,21 +72,15 @@ static void add_decl(struct side *sd, uint32_t id)
  */
 static bool string_refs(struct names *n, struct side *sd, const struct tok *t)
 {
-	const char *p = t->s, *end = t->s + t->len, *e;
+	const char *p = t->s, *end = t->s + t->len, *w;
 	bool counters = false;
 	uint32_t id;
+	size_t len;
 
-	while (p < end) {
-		if (!is_ident_start(*p) || (p > t->s && is_ident_char(p[-1]))) {
-			p++;
-			continue;
-		}
-		for (e = p; e < end && is_ident_char(*e); e++)
-			;
-		id = cpp_intern(n, p, e - p);
+	while ((len = next_word(&p, end, &w))) {
+		id = cpp_intern(n, w, len);
 		add_ref(sd, id);
 		counters |= n->v[id].flags & N_COUNTER;
-		p = e;
 	}
 	return counters;
 }
@@ -300,6 +294,13 @@ static void hash_step(uint64_t *h1, uint64_t *h2, uint64_t x)
 	*h2 ^= *h2 >> 29;
 }
 
+static void hash_bytes(uint64_t *h1, uint64_t *h2, const char *s,
+		       const char *end)
+{
+	for (; s < end; s++)
+		hash_step(h1, h2, (unsigned char)*s);
+}
+
 /*
  * A counter name: its stem, and its rank in the chunk (1 << 33 and up: no
  * byte, no name id).
@@ -307,30 +308,25 @@ static void hash_step(uint64_t *h1, uint64_t *h2, uint64_t x)
 static void hash_counter(struct names *n, uint64_t *h1, uint64_t *h2,
 			 const char *s, size_t len, uint32_t id)
 {
-	size_t j, stem = cpp_counter_stem(s, len);
-
-	for (j = 0; j < stem; j++)
-		hash_step(h1, h2, (unsigned char)s[j]);
+	hash_bytes(h1, h2, s, s + cpp_counter_stem(s, len));
 	hash_step(h1, h2, (1ULL << 33) + cpp_counter_rank(n, id));
 }
 
 /* A string that is no data: its counter names read as names. */
 static void hash_code_string(struct names *n, uint64_t *h1, uint64_t *h2,
-			    const struct tok *t)
+			     const struct tok *t)
 {
-	const char *p = t->s, *end = t->s + t->len, *e;
+	const char *p = t->s, *q = t->s, *end = t->s + t->len, *w;
+	size_t len;
 
-	while (p < end) {
-		for (e = p; e < end && is_ident_char(*e); e++)
-			;
-		if (e > p && is_ident_start(*p) && cpp_counter_shape(p, e - p)) {
-			hash_counter(n, h1, h2, p, e - p, cpp_intern(n, p, e - p));
-			p = e;
+	while ((len = next_word(&q, end, &w))) {
+		if (!cpp_counter_shape(w, len))
 			continue;
-		}
-		for (e = e > p ? e : p + 1; p < e; p++)
-			hash_step(h1, h2, (unsigned char)*p);
+		hash_bytes(h1, h2, p, w);
+		hash_counter(n, h1, h2, w, len, cpp_intern(n, w, len));
+		p = q;
 	}
+	hash_bytes(h1, h2, p, end);
 }
 
 static bool string_has(const struct tok *t, const char *what)
@@ -370,8 +366,6 @@ static bool bug_line(const struct tok *t, size_t s, size_t i)
 static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
 		     const struct tok *t, bool code, bool line)
 {
-	size_t j;
-
 	if (line)
 		hash_step(h1, h2, 1ULL << 34);
 	else if (t->counter)
@@ -381,8 +375,7 @@ static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
 	else if (t->kind == T_STRING && code)
 		hash_code_string(n, h1, h2, t);
 	else
-		for (j = 0; j < t->len; j++)
-			hash_step(h1, h2, (unsigned char)t->s[j]);
+		hash_bytes(h1, h2, t->s, t->s + t->len);
 	*h1 = (*h1 ^ 0xff) * 0x100000001b3ULL;	/* between tokens */
 	*h2 = (*h2 + 0x1ff) * 0x9e3779b97f4a7c15ULL;
 }

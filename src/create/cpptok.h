@@ -136,4 +136,28 @@ static inline bool is_ident_char(char c)
 	return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
+/*
+ * The next name a string spells at or after *@p: a maximal run of
+ * identifier characters that starts as an identifier does ("1st" names
+ * nothing).  Returns its length (0: none left), its start in *@w, and moves
+ * *@p past it.
+ */
+static inline size_t next_word(const char **p, const char *end,
+			       const char **w)
+{
+	const char *s = *p, *e;
+
+	for (; s < end; s = e > s ? e : s + 1) {
+		for (e = s; e < end && is_ident_char(*e); e++)
+			;
+		if (e > s && is_ident_start(*s)) {
+			*w = s;
+			*p = e;
+			return e - s;
+		}
+	}
+	*p = end;
+	return 0;
+}
+
 #endif
