@@ -3,7 +3,8 @@
 # on the order gcc emitted its functions in (udp.c's WRITE_ONCE(x, 0)
 # moves two), for bench/coverage's "same object code" check, which is
 # meant to be independent of ksplice-create's own diff.
-#  - each section by name: its bytes, and its relocations as offset, type
+#  - each section by name: its bytes (a line number after "<file>.c:" in
+#    a string masked), and its relocations as offset, type
 #    and symbol (a section symbol by the section's name) with addend;
 #  - the tables whose entries follow the functions (.orc_unwind_ip with
 #    .orc_unwind, __mcount_loc, __jump_table, .altinstructions, ...): their
@@ -36,6 +37,13 @@ for (run('objdump', '-s', $obj)) {
 	next unless defined $cur && /^ [0-9a-f]+ ((?:[0-9a-f]{2,8} ?){1,4})/;
 	(my $h = $1) =~ s/\s//g;
 	$bytes{$cur} .= pack 'H*', $h;
+}
+# "... at arch/x86/kvm/emulate.c:1483" (__FILE__ ":" __stringify(__LINE__):
+# fortify's field-spanning memcpy warning) moves with a line above it, and
+# only a warning prints it: its digits masked, digit for digit, so that a
+# number of another length (and every offset after it) still differs.
+for my $s (grep { /^\.rodata\b.*\.str\d+\.\d+$/ } keys %bytes) {	# (.rodata.f.str1.8 too)
+	$bytes{$s} =~ s/(?<=\.[ch]:)(\d+)/'#' x length $1/ge;
 }
 my %rel;	# section -> [offset, type, target, addend]
 $cur = undef;

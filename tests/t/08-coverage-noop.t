@@ -11,7 +11,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$KSPLICE_TOP/tests/lib/objects.sh"
-plan 8
+plan 10
 
 descriptor() { # LINE FORMAT [ORDER]: a unit with one descriptor of 6.1's struct _ddebug shape
 	local g='int g(int x) { return x * 7; }'
@@ -48,7 +48,7 @@ row() { # PRE_LINE POST_LINE POST_FORMAT [POST_ORDER]: the row of the create
 	rm -f "$tmp/out/done/cv0001"
 	coverage_results_header "$tmp"
 	mkdir -p "$tmp/work"
-	descriptor "$1" 'x %d\n' | gcc $CFLAGS -c -x c -o "$tmp/work/pre-0.o" - || bail "cannot compile"
+	descriptor "$1" "${FMT_PRE:-x %d\n}" | gcc $CFLAGS -c -x c -o "$tmp/work/pre-0.o" - || bail "cannot compile"
 	INIT_LINE=${POST_INIT_LINE:-} descriptor "$2" "$3" "${4:-}" | gcc $CFLAGS -c -x c -o "$tmp/work/post-0.o" - || bail "cannot compile"
 	coverage_create "$tmp"
 	tail -n +2 "$tmp/out/results.tsv" | cut -f3,4
@@ -70,6 +70,12 @@ is "$(POST_INIT_LINE=1713 row 1229 1229 'x %d\n')" "$(printf 'noop\tsame-object-
 order() { readelf -SW "$1" | grep -o '\.text\.[fg] ' | tr -d '\n'; }
 ok $([ "$(order "$tmp/a.o")" = ".text.f .text.g " ] && [ "$(order "$tmp/b.o")" = ".text.g .text.f " ]; echo $?) \
 	"  (the setup: their sections are in another order)"
+# (fortify's warning spells __FILE__ ":" __stringify(__LINE__): a line
+# above it moves only its number)
+is "$(FMT_PRE='at a.c:1483\n' row 1229 1229 'at a.c:1465\n')" "$(printf 'noop\tsame-object-code')" \
+	"a string's line after \"<file>.c:\" alone (1483 -> 1465): noop"
+is "$(FMT_PRE='at line 1483\n' row 1229 1229 'at line 1465\n')" "$(printf 'create\tdata-only')" \
+	"(positive) the same number in another string (at line 1483 -> 1465): not the same objects"
 ddebug_h 20 >"$tmp/old/include/linux/dynamic_debug.h"
 is "$(row 1229 1230 'x %d\n')" "$(printf 'create\tdata-only')" \
 	"a tree whose struct _ddebug has another layout: the line number is not masked"
