@@ -3,8 +3,8 @@
 # on the order gcc emitted its functions in (udp.c's WRITE_ONCE(x, 0)
 # moves two), for bench/coverage's "same object code" check, which is
 # meant to be independent of ksplice-create's own diff.
-#  - each section by name: its bytes (a line number after "<file>.c:" in
-#    a string masked), and its relocations as offset, type
+#  - each section by name: its bytes (a line number after "<file>.c:" or
+#    ".h:" in a string masked), and its relocations as offset, type
 #    and symbol (a section symbol by the section's name) with addend;
 #  - the tables whose entries follow the functions (.orc_unwind_ip with
 #    .orc_unwind, __mcount_loc, __jump_table, .altinstructions, ...): their
