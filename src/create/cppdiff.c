@@ -28,10 +28,13 @@
  * renaming of the whole unit (cppcounter.c).
  *
  * __LINE__ is a number in the text: a WARN_ON one line lower is a change
- * of the function that holds it.  Where x86's _BUG_FLAGS() hands it to the
- * asm as the line of the __bug_table entry, which the object diff never
- * compares (it compares code), it is read as "a line"; anywhere else the
+ * of the function that holds it.  Where the object diff reads it only as
+ * a line (cpplines.c: a __bug_table entry's, a dynamic-debug descriptor's,
+ * fortify's "<file>.h:<n>"), it is read as "a line"; anywhere else the
  * function is compiled, and the object diff decides.
+ *
+ * A structure whose only change is the type of pointer members changes
+ * only the code that names those members (cppmembers.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +42,8 @@
 #include <string.h>
 
 #include "cppdiff.h"
+#include "cpplines.h"
+#include "cppmembers.h"
 #include "cpptok.h"
 #include "util.h"
 
@@ -50,7 +55,9 @@ struct chunk {
 	bool root, changed;
 	bool grown;			/* an enum that only gained constants */
 	bool counters;			/* names __COUNTER__ made are in it */
+	bool members;			/* only pointer members changed */
 	uint32_t ins, nr_ins;		/* post: the tokens it gained */
+	uint32_t mems, nr_mems;		/* post: those members, in side.mems */
 };
 
 static void add_ref(struct side *sd, uint32_t id)
@@ -329,45 +336,15 @@ static void hash_code_string(struct names *n, uint64_t *h1, uint64_t *h2,
 	hash_bytes(h1, h2, p, end);
 }
 
-static bool string_has(const struct tok *t, const char *what)
-{
-	return t->kind == T_STRING && memmem(t->s, t->len, what, strlen(what));
-}
-
-static bool is_i(const struct tok *t)	/* the constraint "i" */
-{
-	return t->kind == T_STRING && t->len == 3 && !memcmp(t->s, "\"i\"", 3);
-}
-
-/*
- * @i is the line of a __bug_table entry: the asm of _BUG_FLAGS() ends its
- * template with "... # bug_entry::line ..." : : "i" (FILE), "i" (LINE).
- */
-static bool bug_line(const struct tok *t, size_t s, size_t i)
-{
-	size_t k;
-
-	if (t[i].kind != T_NUMBER || i < s + 11 || !is_punct(&t[i - 1], '(') ||
-	    !is_i(&t[i - 2]) || !is_punct(&t[i - 3], ',') ||
-	    !is_punct(&t[i - 4], ')') || t[i - 5].kind != T_STRING ||
-	    !is_punct(&t[i - 6], '(') || !is_i(&t[i - 7]) ||
-	    !is_punct(&t[i - 8], ':') || !is_punct(&t[i - 9], ':'))
-		return false;
-	for (k = i - 10; k > s && t[k].kind == T_STRING; k--)
-		if (string_has(&t[k], "# bug_entry::line"))
-			return true;
-	return false;
-}
-
 /*
  * A name by its id: both sides intern into one table, so one name has one
  * id, and 256 + id is no byte.
  */
 static void hash_tok(struct names *n, uint64_t *h1, uint64_t *h2,
-		     const struct tok *t, bool code, bool line)
+		     const struct tok *t, bool code, uint64_t line)
 {
 	if (line)
-		hash_step(h1, h2, 1ULL << 34);
+		hash_step(h1, h2, line);
 	else if (t->counter)
 		hash_counter(n, h1, h2, t->s, t->len, t->id);
 	else if (t->kind == T_IDENT)
@@ -424,9 +401,9 @@ static void add_chunk(struct names *n, struct side *sd, size_t s, size_t e,
 
 		if (!a)
 			hash_tok(n, &h1, &h2, t, t->kind == T_STRING &&
-				 code_string(sd->toks, s, i), bug_line(sd->toks, s, i));
+				 code_string(sd->toks, s, i), cpp_line(n, sd->toks, s, e, i));
 		for (j = 0; a && j < a->len; j++)
-			hash_tok(n, &h1, &h2, &sd->xtoks[a->start + j], false, false);
+			hash_tok(n, &h1, &h2, &sd->xtoks[a->start + j], false, 0);
 		if (is_name(n, t))
 			add_ref(sd, t->id);
 		else if (t->kind == T_STRING && string_refs(n, sd, t))
@@ -691,6 +668,51 @@ static void match_grown_enums(const struct names *n, struct side *a,
 	}
 }
 
+static bool same_decls(const struct side *a, const struct chunk *ca,
+		       const struct side *b, const struct chunk *cb)
+{
+	return ca->nr_decls && ca->nr_decls == cb->nr_decls &&
+	       !memcmp(a->decls + ca->decls, b->decls + cb->decls,
+		       ca->nr_decls * sizeof(uint32_t));
+}
+
+/*
+ * Pairs each changed structure of @b with the one of @a it was, when
+ * only pointer members changed (cppmembers.c): their names, not the
+ * structure's, are what changed.
+ */
+static void match_pointer_structs(const struct names *n, struct side *a,
+				  struct side *b)
+{
+	uint32_t ids[16];
+	size_t i, j, nr;
+
+	for (j = 0; j < b->nr_chunks; j++) {
+		struct chunk *cb = &b->chunks[j];
+
+		if (!cb->changed || cb->root || cb->grown || cb->counters)
+			continue;
+		for (i = 0; i < a->nr_chunks; i++) {
+			struct chunk *ca = &a->chunks[i];
+
+			if (!ca->changed || ca->root || ca->grown || ca->counters ||
+			    ca->members || !same_decls(a, ca, b, cb) ||
+			    !cpp_pointer_members(n, a->toks + ca->tok, ca->nr_tok,
+						 b->toks + cb->tok, cb->nr_tok, ids,
+						 ARRAY_SIZE(ids), &nr))
+				continue;
+			ca->members = cb->members = true;
+			b->mems = cpp_grow(b->mems, &b->cap_mems, b->nr_mems + nr,
+					   sizeof(uint32_t));
+			cb->mems = b->nr_mems;
+			cb->nr_mems = nr;
+			memcpy(b->mems + b->nr_mems, ids, nr * sizeof(uint32_t));
+			b->nr_mems += nr;
+			break;
+		}
+	}
+}
+
 /*
  * Marks in @changed the names changed chunks declare; false if none
  * matters.  Names of the text before (@pre) are marked as the text after
@@ -718,7 +740,9 @@ static bool changed_names(const struct names *n, const struct side *sd,
 		for (j = 0; c->grown && j < c->nr_ins; j++)
 			if (is_name(n, &sd->toks[c->ins + j]))
 				changed[sd->toks[c->ins + j].id] = true;
-		for (j = 0; !c->grown && j < c->nr_decls; j++) {
+		for (j = 0; c->members && j < c->nr_mems; j++)
+			changed[sd->mems[c->mems + j]] = true;
+		for (j = 0; !c->grown && !c->members && j < c->nr_decls; j++) {
 			uint32_t id = sd->decls[c->decls + j];
 
 			if (pre)
@@ -736,6 +760,26 @@ static bool changed_names(const struct names *n, const struct side *sd,
 }
 
 /*
+ * A structure whose pointer members changed declares its tag as before:
+ * what it refers to is followed, but not the members it declares.
+ */
+static bool followed(const struct chunk *c)
+{
+	return !c->changed || c->members;
+}
+
+static bool own_member(const struct side *sd, const struct chunk *c,
+		       uint32_t id)
+{
+	size_t j;
+
+	for (j = 0; c->members && j < c->nr_mems; j++)
+		if (sd->mems[c->mems + j] == id)
+			return true;
+	return false;
+}
+
+/*
  * From the chunks that emit, follow names to the chunks declaring them;
  * the unit differs as soon as one of them names a changed declaration.
  */
@@ -747,9 +791,9 @@ static void reach(const struct names *n, const struct side *sd,
 	bool *seen = xcalloc(sd->nr_chunks, sizeof(bool));
 	size_t i, j, k, head = 0, tail = 0;
 
-	/* CSR: the unchanged chunks declaring each name */
+	/* CSR: the chunks declaring each name whose declarations hold */
 	for (i = 0; i < sd->nr_chunks; i++)
-		for (j = 0; !sd->chunks[i].changed && j < sd->chunks[i].nr_decls; j++)
+		for (j = 0; followed(&sd->chunks[i]) && j < sd->chunks[i].nr_decls; j++)
 			first[sd->decls[sd->chunks[i].decls + j] + 1]++;
 	for (i = 0; i < n->nr; i++)
 		first[i + 1] += first[i];
@@ -757,7 +801,7 @@ static void reach(const struct names *n, const struct side *sd,
 	for (i = 0; i < sd->nr_chunks; i++) {
 		const struct chunk *c = &sd->chunks[i];
 
-		for (j = 0; !c->changed && j < c->nr_decls; j++) {
+		for (j = 0; followed(c) && j < c->nr_decls; j++) {
 			uint32_t id = sd->decls[c->decls + j];
 
 			by[first[id]++] = i;
@@ -779,7 +823,7 @@ static void reach(const struct names *n, const struct side *sd,
 			int len;
 			const char *nm;
 
-			if (changed[id]) {
+			if (changed[id] && !own_member(sd, c, id)) {
 				nm = chunk_name(n, sd, c, &len);
 				v->differs = true;
 				snprintf(v->why, sizeof(v->why), "%.*s uses %.*s, which changed",
@@ -807,13 +851,14 @@ static void side_free(struct side *sd)
 	free(sd->decls);
 	free(sd->aliases);
 	free(sd->xtoks);
+	free(sd->mems);
 }
 
 /* Empties @sd for the next text; its arrays stay allocated. */
 static void side_reset(struct side *sd)
 {
 	sd->nr_toks = sd->nr_chunks = sd->nr_refs = sd->nr_decls = 0;
-	sd->nr_xtoks = 0;
+	sd->nr_xtoks = sd->nr_mems = 0;
 	if (sd->aliases)	/* by name id, its size is its capacity */
 		memset(sd->aliases, 0, sd->nr_aliases * sizeof(*sd->aliases));
 }
@@ -890,7 +935,7 @@ void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
 	cut_chunks(n, b);
 	if (same_text(a, b) && same_renaming(n, a, b)) {
 		snprintf(v->why, sizeof(v->why), same_tokens(a, b) ? "the same text" :
-			 "the same text but for type names that stand for the same types, names __COUNTER__ numbered or __bug_table lines");
+			 "the same text but for type names that stand for the same types, names __COUNTER__ numbered or lines");
 		return;
 	}
 	mark_changed(a, b);
@@ -906,6 +951,7 @@ void cpp_compare(struct cpp_scratch *s, const char *pre, const char *post,
 		return;
 	}
 	match_grown_enums(n, a, b);
+	match_pointer_structs(n, a, b);
 	changed = xcalloc(n->nr, sizeof(bool));
 	if (!changed_names(n, a, true, changed, v) &&
 	    !changed_names(n, b, false, changed, v))

@@ -69,6 +69,8 @@ struct side {
 	size_t nr_aliases;
 	struct tok *xtoks;
 	size_t nr_xtoks, cap_xtoks;
+	uint32_t *mems;			/* changed pointer members (cppmembers.c) */
+	size_t nr_mems, cap_mems;
 };
 
 uint32_t cpp_intern(struct names *n, const char *s, size_t len);

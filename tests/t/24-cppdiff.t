@@ -8,7 +8,7 @@ set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PATH="$KSPLICE_TOP/bin:$PATH"
 
-plan 51
+plan 71
 n=0
 # verdict PRE POST: "same" or "differs", then the reason
 verdict() {
@@ -258,3 +258,76 @@ check differs "  a number that is no __bug_table line" \
 check differs "  a BTF_ID of another kind and type (resolve_btfids reads them from the name)" \
 	'asm(".pushsection .BTF_ids,\"a\"; .local __BTF_ID__struct__sk_buff__1002031; __BTF_ID__struct__sk_buff__1002031: .zero 4; .popsection;");' \
 	'asm(".pushsection .BTF_ids,\"a\"; .local __BTF_ID__func__sk_free__1022031; __BTF_ID__func__sk_free__1022031: .zero 4; .popsection;");'
+
+# pr_debug moved by a line: its descriptor's .lineno, which the object
+# diff's same_descriptor() reads as a line.
+dbg() { # LINE SECTION FIELD
+	printf '%s\n' "static inline __attribute__((__gnu_inline__)) void note(int x) { static struct _ddebug __attribute__((__aligned__(8))) __attribute__((__section__(\"$2\"))) __UNIQUE_ID_ddebug602 = { .modname = \"tcp\", .function = __func__, .filename = \"include/net/x.h\", .format = (\"x=%d\\n\"), .$3 = $1, .flags = 0, }; __dynamic_pr_debug(&__UNIQUE_ID_ddebug602, \"x=%d\\n\", x); }" \
+		'void f(int x) { note(x); }'
+}
+check same "a pr_debug in a static inline moved by a line, code that calls it" \
+	"$(dbg 211 __dyndbg lineno)" "$(dbg 213 __dyndbg lineno)"
+check differs "  the same field in another section" \
+	"$(dbg 211 __dyndbg_x lineno)" "$(dbg 213 __dyndbg_x lineno)"
+check differs "  another field of the descriptor" \
+	"$(dbg 211 __dyndbg class_id)" "$(dbg 213 __dyndbg class_id)"
+
+# fortify's memcpy warning: "<file>.h" ":" __stringify(__LINE__), an
+# argument of __warn_printk(), in merged strings (diff.c same_but_line()).
+fort() { # BEFORE-THE-STRING LINE AFTER
+	printf '%s\n' "void f(int x) { $1\"field \\\"\" \"dst\" \"\\\" at \" \"include/net/tcp.h\" \":\" \"$2\"$3; }"; }
+check same "fortify's warning in a function moved by a line" \
+	"$(fort '__warn_printk("%s", ' 2418 ', x)')" "$(fort '__warn_printk("%s", ' 2420 ', x)')"
+check differs "  by a line of another length" \
+	"$(fort '__warn_printk("%s", ' 999 ', x)')" "$(fort '__warn_printk("%s", ' 1000 ', x)')"
+check differs "  the same string initialising an array (data)" \
+	"$(fort 'static const char w[] = ' 2418 '')" "$(fort 'static const char w[] = ' 2420 '')"
+check differs "  the same string indexed" \
+	"$(fort 'g((' 2418 ')[30])')" "$(fort 'g((' 2420 ')[30])')"
+check differs "  digits after a string that is no file name" \
+	"$(fort '__warn_printk("%s", ' 2418 ', x)' | sed 's/tcp\.h/tcp/')" \
+	"$(fort '__warn_printk("%s", ' 2420 ', x)' | sed 's/tcp\.h/tcp/')"
+
+# A structure of which only pointer members changed type (cppmembers.c):
+# only code that names them can differ.
+ops() { # MEMBERS
+	printf '%s\n' 'struct sock;' "struct ops { $1 int len; };" \
+		'struct holder { const struct ops *ops; int v; };'; }
+cb_pre='int (*a)(struct sock *sk); struct sock *(*cb)(const struct sock *sk, int x);'
+cb_post='int (*a)(struct sock *sk); struct sock *(*cb)(const struct sock *sk, int x, void (*init)(struct sock *nsk));'
+use_a='int f(struct holder *h, struct sock *s) { const struct ops *o = h->ops; return o->a(s) + h->ops->len; }'
+check same "a function pointer member gains a parameter; code uses the others" \
+	"$(ops "$cb_pre"; echo "$use_a")" "$(ops "$cb_post"; echo "$use_a")"
+check differs "  code calls through it" \
+	"$(ops "$cb_pre"; echo 'void f(struct holder *h) { h->ops->cb(0, 1); }')" \
+	"$(ops "$cb_post"; echo 'void f(struct holder *h) { h->ops->cb(0, 1, 0); }')"
+check differs "  a designated initialiser names it" \
+	"$(ops "$cb_pre"; echo 'struct sock *g(const struct sock *, int); const struct ops o = { .cb = g };')" \
+	"$(ops "$cb_post"; echo 'struct sock *g(const struct sock *, int); const struct ops o = { .cb = g };')"
+check same "  a designated initialiser of another member" \
+	"$(ops "$cb_pre"; echo 'int g(struct sock *); const struct ops o = { .a = g };')" \
+	"$(ops "$cb_post"; echo 'int g(struct sock *); const struct ops o = { .a = g };')"
+check differs "  a member that is no longer a pointer" \
+	"$(ops 'void *p;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(ops 'long p;'; echo "$use_a" | sed 's/o->a(s) + //')"
+check differs "  an array of pointers that grows" \
+	"$(ops 'void *p[2];'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(ops 'void *p[3];'; echo "$use_a" | sed 's/o->a(s) + //')"
+check differs "  a pointer member renamed" \
+	"$(ops 'void *p;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(ops 'char *q;'; echo "$use_a" | sed 's/o->a(s) + //')"
+check differs "  a pointer member added" \
+	"$(ops 'void *p;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(ops 'void *p; void *q;'; echo "$use_a" | sed 's/o->a(s) + //')"
+check differs "  a pointer member with an alignment" \
+	"$(ops 'void *p;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(ops 'char *p __attribute__((__aligned__(16)));'; echo "$use_a" | sed 's/o->a(s) + //')"
+check differs "  two declarators in one member" \
+	"$(ops 'void *p, *q;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(ops 'char *p, *q;'; echo "$use_a" | sed 's/o->a(s) + //')"
+check differs "  a type the structure names changed too (followed through it)" \
+	"$(echo 'typedef int len_t;'; ops 'void *p; len_t l;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(echo 'typedef long len_t;'; ops 'char *p; len_t l;'; echo "$use_a" | sed 's/o->a(s) + //')"
+check same "  the same with the type unchanged" \
+	"$(echo 'typedef int len_t;'; ops 'void *p; len_t l;'; echo "$use_a" | sed 's/o->a(s) + //')" \
+	"$(echo 'typedef int len_t;'; ops 'char *p; len_t l;'; echo "$use_a" | sed 's/o->a(s) + //')"
