@@ -15,6 +15,39 @@
 /* How far past the referenced byte a PC-relative field's place lies. */
 #define PC_BIAS 4
 
+/*
+ * static_cpu_has() jumps out of line to a test of the boot CPU's feature
+ * bit, one block per site in .altinstr_aux, in the order of the unit's
+ * sites: "testb $bit, cap_byte(%rip); jnz t_yes; jmp t_no".  A site added
+ * before one moves its block, not what the block is: it is compared as
+ * its own 18 bytes and their three references (aux_relocs_same()), not as
+ * the bytes of the blocks that happen to follow it.
+ */
+#define AUX_SECTION	".altinstr_aux"
+#define AUX_BLOCK	18
+
+static const unsigned char aux_shape[AUX_BLOCK] = {
+	0xf6, 0x05, 0, 0, 0, 0, 0,	/* testb $imm8, disp32(%rip) */
+	0x0f, 0x85, 0, 0, 0, 0,		/* jnz rel32 */
+	0xe9, 0, 0, 0, 0,		/* jmp rel32 */
+};
+static const unsigned char aux_mask[AUX_BLOCK] = {
+	0xff, 0xff, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0xff, 0, 0, 0, 0,
+};
+
+static bool aux_block(const struct section *sec, unsigned long off)
+{
+	size_t i;
+
+	if (strcmp(sec->name, AUX_SECTION) || !sec->data || off > sec->size ||
+	    sec->size - off < AUX_BLOCK)
+		return false;
+	for (i = 0; i < AUX_BLOCK; i++)
+		if ((sec->data[off + i] & aux_mask[i]) != aux_shape[i])
+			return false;
+	return true;
+}
+
 static void anon_bytes(const struct section *sec, unsigned long off,
 		       struct target *t)
 {
@@ -29,6 +62,8 @@ static void anon_bytes(const struct section *sec, unsigned long off,
 		t->len = strnlen((const char *)t->bytes, max) + 1;
 	else if ((sec->sh.sh_flags & SHF_MERGE) && sec->sh.sh_entsize)
 		t->len = sec->sh.sh_entsize;
+	else if (aux_block(sec, off))
+		t->len = AUX_BLOCK;
 	else
 		t->len = max < 64 ? max : 64;
 	if (t->len > max)
@@ -431,6 +466,31 @@ bool diff_same_function(const struct object *pre, const struct symbol *a,
 	return same_function(pre, a, post, b, false);
 }
 
+/* The references of two blocks of .altinstr_aux: to the same named places. */
+static bool aux_relocs_same(const struct object *pre, const struct target *a,
+			    const struct object *post, const struct target *b)
+{
+	struct reloc *ra, *rb;
+	size_t na, nb, i;
+
+	na = elf_relocs_in(a->sec, a->off, a->off + a->len, &ra);
+	nb = elf_relocs_in(b->sec, b->off, b->off + b->len, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		if (ra[i].offset - a->off != rb[i].offset - b->off ||
+		    ra[i].type != rb[i].type)
+			return false;
+		diff_target(pre, &ra[i], &ta);
+		diff_target(post, &rb[i], &tb);
+		if (!ta.name || !diff_same_target(&ta, &tb))
+			return false;
+	}
+	return true;
+}
+
 /* Relocations at the same places pointing at the same things? @lines: see below. */
 bool diff_same_relocs(const struct object *pre, const struct symbol *a,
 		      const struct object *post, const struct symbol *b,
@@ -455,6 +515,9 @@ bool diff_same_relocs(const struct object *pre, const struct symbol *a,
 		diff_target(post, &rb[i], &tb);
 		if (!diff_same_target(&ta, &tb) &&
 		    !(lines && same_but_line(&ta, &tb)))
+			return false;
+		if (!ta.name && aux_block(ta.sec, ta.off) &&
+		    !aux_relocs_same(pre, &ta, post, &tb))
 			return false;
 	}
 	return true;
