@@ -24,7 +24,6 @@
  * the bytes of the blocks that happen to follow it.
  */
 #define AUX_SECTION	".altinstr_aux"
-#define AUX_BLOCK	18
 
 static const unsigned char aux_shape[AUX_BLOCK] = {
 	0xf6, 0x05, 0, 0, 0, 0, 0,	/* testb $imm8, disp32(%rip) */
@@ -35,7 +34,7 @@ static const unsigned char aux_mask[AUX_BLOCK] = {
 	0xff, 0xff, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0xff, 0, 0, 0, 0,
 };
 
-static bool aux_block(const struct section *sec, unsigned long off)
+bool diff_aux_block(const struct section *sec, unsigned long off)
 {
 	size_t i;
 
@@ -62,7 +61,7 @@ static void anon_bytes(const struct section *sec, unsigned long off,
 		t->len = strnlen((const char *)t->bytes, max) + 1;
 	else if ((sec->sh.sh_flags & SHF_MERGE) && sec->sh.sh_entsize)
 		t->len = sec->sh.sh_entsize;
-	else if (aux_block(sec, off))
+	else if (diff_aux_block(sec, off))
 		t->len = AUX_BLOCK;
 	else
 		t->len = max < 64 ? max : 64;
@@ -516,7 +515,7 @@ bool diff_same_relocs(const struct object *pre, const struct symbol *a,
 		if (!diff_same_target(&ta, &tb) &&
 		    !(lines && same_but_line(&ta, &tb)))
 			return false;
-		if (!ta.name && aux_block(ta.sec, ta.off) &&
+		if (!ta.name && diff_aux_block(ta.sec, ta.off) &&
 		    !aux_relocs_same(pre, &ta, post, &tb))
 			return false;
 	}

@@ -26,6 +26,10 @@ struct target {
 
 void diff_target(const struct object *obj, const struct reloc *r,
 		 struct target *t);
+
+/* static_cpu_has()'s test of a feature bit, out of line (diff.c). */
+#define AUX_BLOCK	18
+bool diff_aux_block(const struct section *sec, unsigned long off);
 bool diff_same_target(const struct target *a, const struct target *b);
 
 /*

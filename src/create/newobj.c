@@ -294,7 +294,10 @@ static void classify(struct newobj *no, size_t fi, const struct reloc *r,
 					     base + r->addend + (long)bias))
 		i = -1;
 	if (i < 0) {
-		if (!t.name)
+		/* Only its own block: the others name functions not carried. */
+		if (!t.name && diff_aux_block(t.sec, t.off))
+			i = add_osec(no, t.sec->name, t.sec, t.off, t.len);
+		else if (!t.name)
 			i = include_section(no, t.sec);
 		else if (is_dyndbg(t.sym))
 			i = add_osec(no, t.sym->sec->name, t.sym->sec,

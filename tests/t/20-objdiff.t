@@ -101,16 +101,6 @@ unlike "$out" 'user|constprop.1' "  and only it: its renumbered twin and their c
 # added before moves the block, not what it is (cv0682, pkeys.h: p4d_offset
 # was "changed" and its several copies in vmlinux made the match
 # ambiguous); a block that tests another bit or another byte is a change.
-cpu_has() { # NAME BIT BYTE BEFORE TAIL-BIT
-	compile "$1" <<C
-extern struct { unsigned char caps[64]; } boot_cpu_data;
-#define has(bit, byte) ({ int r_ = 0; asm goto("jmp 6f\n.pushsection .altinstr_aux,\"ax\"\n6: testb %[b], %P[c](%%rip)\njnz %l[y]\njmp %l[n]\n.popsection" : : [b] "i" (bit), [c] "i" (&boot_cpu_data.caps[byte]) : : y, n); if (0) { y: r_ = 1; } n: r_; })
-extern int h1(int);
-$4
-int uses_cpu(int a) { if (has($2, $3)) return h1(a); return a + 1; }
-int tail(int a) { if (has($5, 5)) return h1(a + 3); return a; }
-C
-}
 added='int added(int a) { if (has(16, 9)) return h1(a + 2); return a; }'
 cpu_has aux-pre 1 7 '' 8
 cpu_has aux-post 1 7 "$added" 4

@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . "$KSPLICE_TOP/versions"
 build=/usr/src/linux-headers-$KSPLICE_KERNEL_ABI
 
-plan 22
+plan 27
 
 # SYSCALL_DEFINE0's shape: a static function and two global aliases.
 syscall() { # DELTA
@@ -147,3 +147,16 @@ like "$out" '^  alt\+0x[0-9a-f]+ -> load this_cpu_cmpxchg16b_emu$' \
 like "$out" '^  \.altinstr_replacement\+0x[0-9a-f]+ -> load ksplice_test_other$' \
 	"  and one in its replacement"
 unlike "$out" 'kernel this_cpu_cmpxchg16b_emu|not supported' "  not a ksplice reloc (the core's write would land on the replacement)"
+
+# A changed function's static_cpu_has() block is carried alone: the
+# section's other blocks name functions the update does not carry
+# (cv0682: p4d_offset's block made the update need p4d_offset, of which
+# vmlinux has several, and ksplice-apply refused it as ambiguous).
+cpu_has aux-pre 1 7 '' 8
+cpu_has aux-post 1 7 'int added(int a) { if (has(16, 9)) return h1(a + 2); return a; }' 4
+out=$("$create" --diff-objects "$tmp/aux-pre.o" "$tmp/aux-post.o" --refs 2>&1)
+ok $? "diff runs on static_cpu_has() sites"
+like "$out" 'carry data \.altinstr_aux\+0x24 18' "  the changed function's block is carried, 18 bytes"
+like "$out" '\.altinstr_aux\+0xe -> carried tail\+12' "  its targets are the carried code"
+like "$out" 'tail\+0x3 -> carried \.altinstr_aux\+32' "  and the function's jump goes to it"
+unlike "$out" 'uses_cpu' "  the unchanged function's block is not carried, nor its function needed"
