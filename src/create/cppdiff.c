@@ -598,11 +598,6 @@ static const char *chunk_name(const struct names *n, const struct side *sd,
 	return n->v[id].s;
 }
 
-static bool same_tok(const struct tok *a, const struct tok *b)
-{
-	return a->kind == b->kind && a->len == b->len && !memcmp(a->s, b->s, a->len);
-}
-
 /* enum [tag] { A, B, }; with no "= value": its constants are 0, 1, ... */
 static bool plain_enum(const struct side *sd, const struct chunk *c)
 {

@@ -137,8 +137,7 @@ static bool same_toks(const struct tok *a, size_t as, size_t ae,
 	if (ae - as != be - bs)
 		return false;
 	for (i = 0; i < ae - as; i++)
-		if (a[as + i].kind != b[bs + i].kind || a[as + i].len != b[bs + i].len ||
-		    memcmp(a[as + i].s, b[bs + i].s, a[as + i].len))
+		if (!same_tok(&a[as + i], &b[bs + i]))
 			return false;
 	return true;
 }

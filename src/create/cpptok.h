@@ -117,6 +117,11 @@ static inline bool is_word(const struct tok *t, const char *w)
 	return t->kind == T_IDENT && t->len == strlen(w) && !memcmp(t->s, w, t->len);
 }
 
+static inline bool same_tok(const struct tok *a, const struct tok *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
 static inline uint8_t flags_of(const struct names *n, const struct tok *t)
 {
 	return t->kind == T_IDENT ? n->v[t->id].flags : 0;
