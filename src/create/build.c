@@ -117,6 +117,24 @@ static bool exists(const char *dir, const char *name)
 #define KBUILD_OBJTOOL_PER_OBJECT "objtool-enabled=$(is-standard-object)"
 
 /* make in the tree; @targets is NULL-terminated; output to @out. */
+/* @argv run under @t->env (by env(1)) when there is one; free() the array. */
+static char **tree_argv(const struct tree *t, char *const *argv)
+{
+	size_t ne = 0, na = 0, n = 0;
+	char **out;
+
+	while (t->env && t->env[ne])
+		ne++;
+	while (argv[na])
+		na++;
+	out = xcalloc(1 + ne + na + 1, sizeof(char *));
+	if (ne)
+		out[n++] = "env";
+	memcpy(out + n, t->env, ne * sizeof(char *));
+	memcpy(out + n + ne, argv, na * sizeof(char *));
+	return out;
+}
+
 static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
 			const char *out)
 {
@@ -131,7 +149,7 @@ static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
 			KBUILD_OBJTOOL_PER_OBJECT : "";
 	char *fixed[] = { "make", "-C", t->src, o, cc, jobs, rustc, objtool };
 	size_t n = 0, i, nr = 0;
-	char **argv;
+	char **argv, **run;
 	int ret;
 
 	while (targets[nr])
@@ -144,7 +162,9 @@ static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
 		argv[n++] = (char *)flags;
 	for (i = 0; i < nr; i++)
 		argv[n++] = targets[i];
-	ret = run_logged(argv, out ? out : t->log);
+	run = tree_argv(t, argv);
+	ret = run_logged(run, out ? out : t->log);
+	free(run);
 	free(argv);
 	free(o);
 	free(cc);
@@ -376,6 +396,7 @@ static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
 	long max = sysconf(_SC_NPROCESSORS_ONLN);
 	pid_t *pids = xcalloc(nr + 1, sizeof(pid_t));
 	size_t next = 0, running = 0, i;
+	char *sh[] = { "/bin/sh", "-c", NULL, NULL }, **argv;
 	int status, fd;
 	pid_t pid;
 
@@ -389,10 +410,12 @@ static void run_recipes(struct tree *t, char *const *recipes, size_t nr,
 				next++;
 				continue;
 			}
-			pid = spawn((const char *const[]){ "/bin/sh", "-c",
-							   recipes[next], NULL },
+			sh[2] = recipes[next];
+			argv = tree_argv(t, sh);
+			pid = spawn((const char *const *)argv,
 				    &(struct spawn_io){ .out = fd, .err = fd,
 							.dir = t->obj });
+			free(argv);
 			if (pid > 0) {
 				pids[next] = pid;
 				running++;

@@ -25,6 +25,7 @@ struct tree {
 	char *log;			/* where command output goes */
 	int lock_fd;
 	struct unit_list *units;	/* read once, by tree_units() */
+	char **env;			/* compiles run under it (ccache.h) */
 };
 
 /* The compiler the target was built with, from CONFIG_CC_VERSION_TEXT. */

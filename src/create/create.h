@@ -41,6 +41,7 @@ struct options {
 	bool replace;			/* --replace: a cumulative update */
 	const char *sign_key;		/* --sign-key, with --sign-cert */
 	const char *sign_cert;
+	bool no_ccache;			/* --no-ccache */
 };
 
 struct work {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Reproducible updates: the same inputs give the same update file, byte
 # for byte, whatever the work directory, the time, SOURCE_DATE_EPOCH, the
-# make jobs, the user and whether the core module came from its cache; the
+# make jobs, the user, whether the core module came from its cache and
+# whether the units came from ccache's (or were compiled, --no-ccache); the
 # id is a hash of the inputs, so a one-character change of the patch gives
 # another id and file.  --verify rebuilds an update from the inputs its
 # manifest records and says "identical", or names the member that differs.
@@ -11,9 +12,11 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 24
+plan 29
 make -s -C "$KSPLICE_TOP" all >/dev/null || bail "make all failed"
 command -v faketime >/dev/null || bail "faketime is missing (scripts/deps)"
+command -v ccache >/dev/null || bail "ccache is missing (scripts/deps)"
+export CCACHE_DIR=$tmp/ccache	# empty: the first build fills it
 src=$(ksplice_source)
 patch=$KSPLICE_TOP/examples/cmdline.patch
 
@@ -22,7 +25,7 @@ patch=$KSPLICE_TOP/examples/cmdline.patch
 create() {
 	local name=$1; shift
 	mkdir -p "$tmp/$name" "$tmp/work-$name"
-	env TMPDIR="$tmp/work-$name" "$@" ksplice-create --build "$KSPLICE_BUILD" \
+	env TMPDIR="$tmp/work-$name" "$@" ksplice-create ${CREATE_OPTS:-} --build "$KSPLICE_BUILD" \
 		--patch "${PATCH:-$patch}" -o "$tmp/$name" "$src" \
 		2>"$tmp/$name.log" | tail -n 1
 }
@@ -44,6 +47,17 @@ like "$(cat "$tmp/b-with-another-work-directory.log")" '^  building the core mod
 is "$(basename "$b")" "$(basename "$a")" "both have the same id (from the inputs): $(basename "$a")"
 is "$(sha256sum <"$b")" "$(sha256sum <"$a")" "both files are the same, byte for byte"
 like "$(basename "$a")" '^ksplice-[0-9a-f]{16}\.tar\.gz$' "the id is 16 hex digits of a hash"
+
+# ccache: the first build compiled the unit twice (before and after the
+# patch) into the empty cache, the second found both there; without it,
+# the same file, and the cache is not asked.
+stat() { ccache --print-stats | awk -v k="$1" '$1 == k { print $2 }'; }
+is "$(stat direct_cache_miss)" 2 "the first build compiled its unit twice, through ccache"
+is "$(stat direct_cache_hit)" 2 "  ... and the second took both objects from ccache's cache"
+d=$(CREATE_OPTS=--no-ccache create d)
+[ -s "$d" ]; ok $? "--no-ccache builds" || diag "$(tail -n 20 "$tmp/d.log")"
+is "$(sha256sum <"$d")" "$(sha256sum <"$a")" "  ... the same file, byte for byte"
+is "$(stat direct_cache_hit):$(stat direct_cache_miss)" 2:2 "  ... and ccache was not asked"
 
 # What the manifest records, and no path of the build machine in the modules.
 mkdir "$tmp/xa" && tar -xzf "$a" -C "$tmp/xa"

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An update compiles each unit it reaches twice, before and after the
+ * patch, and the unit before the patch is the same from one update to
+ * the next.  ccache's direct mode keys an object on the compiler, its
+ * arguments and the contents of every file the unit included, so a hit
+ * is the object gcc would write, byte for byte.
+ *
+ * It is used through the masquerade directory of Debian's ccache package
+ * (/usr/lib/ccache/gcc-12 first in PATH) rather than as CC="ccache
+ * gcc-12": Kbuild's commands keep their text, so nothing the prepared
+ * tree recorded in its .cmd files looks changed to it.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ccache.h"
+#include "util.h"
+
+#define CCACHE_MASQUERADE "/usr/lib/ccache"
+
+char **ccache_env(const char *cc, const char *cache)
+{
+	char *link = path_join(CCACHE_MASQUERADE, cc);
+	const char *path = getenv("PATH"), *dir = getenv("CCACHE_DIR");
+	bool found = !access(link, X_OK);
+	char **env;
+
+	free(link);
+	if (!found)
+		return NULL;
+	env = xcalloc(3, sizeof(char *));
+	env[0] = xasprintf("PATH=%s:%s", CCACHE_MASQUERADE,
+			   path && *path ? path : "/usr/bin:/bin");
+	if (dir && *dir)
+		env[1] = xasprintf("CCACHE_DIR=%s", dir);
+	else
+		env[1] = xasprintf("CCACHE_DIR=%s/ccache", cache);
+	return env;
+}
