@@ -26,9 +26,12 @@
 
 struct node {
 	struct inc_file f;		/* its path and #include lines */
-	size_t *users;			/* the nodes that include this one */
-	size_t nr_users;
 	bool reached;
+};
+
+/* An #include line: node @user's @inc-th. */
+struct inc_ref {
+	size_t user, inc;
 };
 
 /* The key of both trees comes first: compare_key() reads it. */
@@ -37,10 +40,17 @@ struct by_path {
 	size_t id;
 };
 
+/*
+ * The files of one base name, and the #include lines naming a file of
+ * that base name: only those can be a file's includers, so a walk
+ * places just them, not the ~400,000 lines of the tree.
+ */
 struct same_name {
 	const char *name;
 	size_t *ids;
 	size_t nr;
+	struct inc_ref *includers;
+	size_t nr_includers;
 };
 
 struct graph {
@@ -232,45 +242,35 @@ static long lookup(struct graph *g, char *path)
 	return found ? (long)(*found)->id : -1;
 }
 
-static void add_user(struct graph *g, size_t of, size_t user)
+/* The base name #include @name places: what follows its last '/'. */
+static const char *inc_base(const char *name)
 {
-	struct node *n = &g->nodes[of];
+	const char *slash = strrchr(name, '/');
 
-	n->users = xrealloc(n->users, (n->nr_users + 1) * sizeof(size_t));
-	n->users[n->nr_users++] = user;
+	return slash ? slash + 1 : name;
 }
 
-/* Every file whose path ends in /@name (leading ../ dropped). */
-static void link_by_name(struct graph *g, size_t user, const char *name)
+static struct same_name *find_name(struct graph *g, const char *name)
 {
-	const char *base = strrchr(name, '/'), *tail = name;
-	const char *key = base ? base + 1 : name;
-	struct same_name **found, *same;
-	size_t i, len;
+	struct same_name **found = tfind(&name, &g->by_name, compare_key);
 
-	while (str_has_prefix(tail, "../") || str_has_prefix(tail, "./"))
-		tail += tail[1] == '/' ? 2 : 3;
-	found = tfind(&key, &g->by_name, compare_key);
-	if (!found)
-		return;
-	same = *found;
-	len = strlen(tail);
-	for (i = 0; i < same->nr; i++) {
-		const char *p = g->nodes[same->ids[i]].f.path;
-		size_t plen = strlen(p);
-
-		if (plen > len && p[plen - len - 1] == '/' &&
-		    !strcmp(p + plen - len, tail))
-			add_user(g, same->ids[i], user);
-	}
+	return found ? *found : NULL;
 }
 
-static void resolve(struct graph *g, size_t user, const char *inc)
+/*
+ * Whether node @user's @inc includes node @target: placed as gcc places
+ * it (its own directory for "", then the include path), or, when it
+ * cannot be placed there, linked to every file whose path ends in its
+ * name (leading ../ dropped).
+ */
+static bool includes(struct graph *g, size_t user, const char *inc,
+		     size_t target)
 {
 	const char *from = g->nodes[user].f.path, *slash = strrchr(from, '/');
+	const char *tail = inc + 1, *p = g->nodes[target].f.path;
+	size_t i, len, plen;
 	char *path;
 	long id = -1;
-	size_t i;
 
 	if (inc[0] == '"') {
 		path = xasprintf("%.*s/%s", (int)(slash - from), from, inc + 1);
@@ -283,14 +283,19 @@ static void resolve(struct graph *g, size_t user, const char *inc)
 		free(path);
 	}
 	if (id >= 0)
-		add_user(g, id, user);
-	else
-		link_by_name(g, user, inc + 1);
+		return (size_t)id == target;
+	while (str_has_prefix(tail, "../") || str_has_prefix(tail, "./"))
+		tail += tail[1] == '/' ? 2 : 3;
+	len = strlen(tail);
+	plen = strlen(p);
+	return plen > len && p[plen - len - 1] == '/' &&
+	       !strcmp(p + plen - len, tail);
 }
 
 static void index_nodes(struct graph *g)
 {
 	struct same_name *same, **found;
+	struct inc_ref *ref;
 	struct by_path *bp;
 	size_t i, j;
 
@@ -309,15 +314,28 @@ static void index_nodes(struct graph *g)
 		same->ids = xrealloc(same->ids, (same->nr + 1) * sizeof(size_t));
 		same->ids[same->nr++] = i;
 	}
-	for (i = 0; i < g->nr; i++)
-		for (j = 0; j < g->nodes[i].f.nr_incs; j++)
-			resolve(g, i, g->nodes[i].f.incs[j]);
+	for (i = 0; i < g->nr; i++) {
+		for (j = 0; j < g->nodes[i].f.nr_incs; j++) {
+			same = find_name(g, inc_base(g->nodes[i].f.incs[j] + 1));
+			if (!same)
+				continue;
+			if (!(same->nr_includers & (same->nr_includers - 1)))
+				same->includers = xrealloc(same->includers,
+					(same->nr_includers ? 2 * same->nr_includers : 1) *
+					sizeof(*same->includers));
+			ref = &same->includers[same->nr_includers++];
+			ref->user = i;
+			ref->inc = j;
+		}
+	}
 }
 
 static void reach(struct graph *g, size_t start)
 {
 	size_t *queue = xmalloc(g->nr * sizeof(size_t)), head = 0, tail = 0;
-	size_t i;
+	struct same_name *same;
+	struct inc_ref *ref;
+	size_t i, at;
 
 	if (g->nodes[start].reached) {
 		free(queue);
@@ -326,13 +344,16 @@ static void reach(struct graph *g, size_t start)
 	g->nodes[start].reached = true;
 	queue[tail++] = start;
 	while (head < tail) {
-		struct node *n = &g->nodes[queue[head++]];
-
-		for (i = 0; i < n->nr_users; i++) {
-			if (g->nodes[n->users[i]].reached)
+		at = queue[head++];
+		same = find_name(g, inc_base(g->nodes[at].f.path));
+		for (i = 0; same && i < same->nr_includers; i++) {
+			ref = &same->includers[i];
+			if (g->nodes[ref->user].reached ||
+			    !includes(g, ref->user,
+				      g->nodes[ref->user].f.incs[ref->inc], at))
 				continue;
-			g->nodes[n->users[i]].reached = true;
-			queue[tail++] = n->users[i];
+			g->nodes[ref->user].reached = true;
+			queue[tail++] = ref->user;
 		}
 	}
 	free(queue);
@@ -352,6 +373,7 @@ static void free_same_name(void *p)
 	struct same_name *same = p;
 
 	free(same->ids);
+	free(same->includers);
 	free(same);
 }
 
@@ -363,7 +385,6 @@ static void graph_free(struct graph *g)
 	tdestroy(g->by_name, free_same_name);
 	for (i = 0; i < g->nr; i++) {
 		free_strv(g->nodes[i].f.incs, g->nodes[i].f.nr_incs);
-		free(g->nodes[i].users);
 		free(g->nodes[i].f.path);
 	}
 	free(g->nodes);
