@@ -23,7 +23,7 @@ check() {
 	fi
 }
 
-echo 1..14
+echo 1..15
 
 # Round 1: a normal command, and in parallel one that must time out.
 echo "hello from the host $$" >"$t/hello.txt"
@@ -65,6 +65,8 @@ check "a guest panic fails the run (status $d_status)" [ "$d_status" = 125 ]
 check "... and says so, with the panic's lines" \
 	grep -q "vm: guest kernel crashed" "$t/d.err"
 check "... (the panic's own words)" grep -q "vm: .*Kernel panic - not syncing: sysrq triggered crash" "$t/d.err"
+last_names_it() { tail -n 1 "$t/d.err" | grep -q '^vm: guest kernel crashed: .*Kernel panic - not syncing: sysrq'; }
+check "... and its last line says which report it was" last_names_it
 check "... in reasonable time (${d_time} s)" [ "$d_time" -lt 100 ]
 
 # Round 3: a guest that stays hung after its panic (panic=0: no reset, as
