@@ -24,17 +24,21 @@ char **ccache_env(const char *cc, const char *cache)
 	char *link = path_join(CCACHE_MASQUERADE, cc);
 	const char *path = getenv("PATH"), *dir = getenv("CCACHE_DIR");
 	bool found = !access(link, X_OK);
-	char **env;
+	char **env, *cdir;
 
 	free(link);
 	if (!found)
 		return NULL;
+	/* A cache it cannot write would fail every compile: none then. */
+	cdir = dir && *dir ? xstrdup(dir) : path_join(cache, "ccache");
+	if (mkdir_p(cdir) || access(cdir, W_OK | X_OK)) {
+		free(cdir);
+		return NULL;
+	}
 	env = xcalloc(3, sizeof(char *));
 	env[0] = xasprintf("PATH=%s:%s", CCACHE_MASQUERADE,
 			   path && *path ? path : "/usr/bin:/bin");
-	if (dir && *dir)
-		env[1] = xasprintf("CCACHE_DIR=%s", dir);
-	else
-		env[1] = xasprintf("CCACHE_DIR=%s/ccache", cache);
+	env[1] = xasprintf("CCACHE_DIR=%s", cdir);
+	free(cdir);
 	return env;
 }

@@ -12,7 +12,7 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-plan 29
+plan 30
 make -s -C "$KSPLICE_TOP" all >/dev/null || bail "make all failed"
 command -v faketime >/dev/null || bail "faketime is missing (scripts/deps)"
 command -v ccache >/dev/null || bail "ccache is missing (scripts/deps)"
@@ -58,6 +58,9 @@ d=$(CREATE_OPTS=--no-ccache create d)
 [ -s "$d" ]; ok $? "--no-ccache builds" || diag "$(tail -n 20 "$tmp/d.log")"
 is "$(sha256sum <"$d")" "$(sha256sum <"$a")" "  ... the same file, byte for byte"
 is "$(stat direct_cache_hit):$(stat direct_cache_miss)" 2:2 "  ... and ccache was not asked"
+e=$(CCACHE_DIR=/proc/ksplice-no-such-dir create e)
+is "$(sha256sum <"${e:-/dev/null}")" "$(sha256sum <"$a")" \
+	"a ccache dir that cannot be written: compiled without ccache, the same file"
 
 # What the manifest records, and no path of the build machine in the modules.
 mkdir "$tmp/xa" && tar -xzf "$a" -C "$tmp/xa"
