@@ -35,10 +35,17 @@ char **ccache_env(const char *cc, const char *cache)
 		free(cdir);
 		return NULL;
 	}
-	env = xcalloc(3, sizeof(char *));
+	env = xcalloc(5, sizeof(char *));
 	env[0] = xasprintf("PATH=%s:%s", CCACHE_MASQUERADE,
 			   path && *path ? path : "/usr/bin:/bin");
 	env[1] = xasprintf("CCACHE_DIR=%s", cdir);
+	/*
+	 * Whatever a cache's own ccache.conf says: objtool rewrites an
+	 * object in place, which would change a hard-linked cached copy,
+	 * and a sloppiness would let a hit differ from gcc's object.
+	 */
+	env[2] = xstrdup("CCACHE_NOHARDLINK=1");
+	env[3] = xstrdup("CCACHE_SLOPPINESS=");
 	free(cdir);
 	return env;
 }
