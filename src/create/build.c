@@ -116,7 +116,6 @@ static bool exists(const char *dir, const char *name)
  */
 #define KBUILD_OBJTOOL_PER_OBJECT "objtool-enabled=$(is-standard-object)"
 
-/* make in the tree; @targets is NULL-terminated; output to @out. */
 /* @argv run under @t->env (by env(1)) when there is one; free() the array. */
 static char **tree_argv(const struct tree *t, char *const *argv)
 {
@@ -135,6 +134,7 @@ static char **tree_argv(const struct tree *t, char *const *argv)
 	return out;
 }
 
+/* make in the tree; @targets is NULL-terminated; output to @out. */
 static int make_in_tree(struct tree *t, char *const *targets, const char *flags,
 			const char *out)
 {

@@ -47,8 +47,6 @@ struct by_path {
  */
 struct same_name {
 	const char *name;
-	size_t *ids;
-	size_t nr;
 	struct inc_ref *includers;
 	size_t nr_includers;
 };
@@ -310,9 +308,6 @@ static void index_nodes(struct graph *g)
 		found = tsearch(same, &g->by_name, compare_key);
 		if (*found != same)
 			free(same);
-		same = *found;
-		same->ids = xrealloc(same->ids, (same->nr + 1) * sizeof(size_t));
-		same->ids[same->nr++] = i;
 	}
 	for (i = 0; i < g->nr; i++) {
 		for (j = 0; j < g->nodes[i].f.nr_incs; j++) {
@@ -372,7 +367,6 @@ static void free_same_name(void *p)
 {
 	struct same_name *same = p;
 
-	free(same->ids);
 	free(same->includers);
 	free(same);
 }
